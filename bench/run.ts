@@ -1,0 +1,237 @@
+// deno task bench — hot reads against the floor of the same SQL run directly, in one run, as ratios.
+// Writes bench/results.json. BENCH_DATABASE_URL runs it on a server instead of the embedded PGlite.
+import { readConfig } from "../shared/config.ts";
+import { createContext } from "../shared/context.ts";
+import { connect } from "../shared/db.ts";
+import { freePort, startEmbeddedPostgres } from "../shared/embedded.ts";
+import { createKey } from "../shared/keys.ts";
+import { migrate } from "../shared/migrate.ts";
+import { importSite } from "../shared/site/import.ts";
+import { serveHost } from "../web/host.ts";
+import { runCli } from "../scripts/cli.ts";
+import { loadModels } from "../functions/content/store.ts";
+import type { ContentModel } from "../functions/content/domain/content-types.ts";
+import { typeNameOf } from "../functions/content/graphql/names.ts";
+import { benchScheduling } from "./scheduling.ts";
+import { benchForms } from "./forms.ts";
+import { benchStorefront } from "./storefront.ts";
+
+const ITERATIONS = Number(Deno.env.get("BENCH_ITERATIONS") ?? 60);
+const RESULTS = new URL("./results.json", import.meta.url);
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function measure(label: string, run: () => Promise<unknown>, iterations = ITERATIONS): Promise<number> {
+  for (let i = 0; i < Math.min(5, iterations); i++) await run(); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t0 = performance.now();
+    await run();
+    samples.push(performance.now() - t0);
+    if ((i + 1) % Math.max(1, Math.floor(iterations / 4)) === 0) {
+      await Deno.stdout.write(new TextEncoder().encode(`\r  ${label}: ${i + 1}/${iterations}`));
+    }
+  }
+  const m = median(samples);
+  console.log(`\r  ${label}: median ${m.toFixed(2)} ms over ${iterations}`);
+  return m;
+}
+
+/**
+ * A GraphQL selection asking what REST's include answers: every field of the type, and `depth` levels of
+ * the entries and assets its fields and rich text link to, each with every field of its own type. Link
+ * lists take limit 4 (the demo's longest holds 3), which keeps the query under the complexity limit.
+ */
+function graphqlSelection(models: Map<string, ContentModel>, id: string, depth: number): string {
+  const asset = "sys { id } title description fileName contentType size url width height";
+  const parts = ["sys { id }"];
+  for (const field of models.get(id)!.fields) {
+    const items = field.type === "Array" ? field.items : undefined;
+    const linkType = field.type === "Link" ? field.linkType : items?.type === "Link" ? items.linkType : undefined;
+    const name = items ? `${field.id}Collection(limit: 4) { items {` : `${field.id} {`;
+    const close = items ? "} }" : "}";
+    if (field.type === "RichText") {
+      parts.push(depth > 0 ? `${field.id} { json links { assets { block { ${asset} } } } }` : `${field.id} { json }`);
+    } else if (linkType === "Asset") {
+      if (depth > 0) parts.push(`${name} ${asset} ${close}`);
+    } else if (linkType === "Entry") {
+      if (depth === 0) continue;
+      const validations = (items ?? field).validations as { linkContentType?: string[] }[];
+      const allowed = validations.find((v) => v.linkContentType)?.linkContentType ?? [...models.keys()];
+      const fragments = allowed.filter((t) => models.has(t))
+        .map((t) => `... on ${typeNameOf(t)} { ${graphqlSelection(models, t, depth - 1)} }`);
+      parts.push(`${name} __typename ${fragments.join(" ")} ${close}`);
+    } else parts.push(field.id);
+  }
+  return parts.join(" ");
+}
+
+/** The GraphQL answer reaches the entries and assets REST includes (the bench compares like with like). */
+// deno-lint-ignore no-explicit-any
+function sameLinks(graphql: any, rest: any) {
+  if (graphql.errors?.some((e: any) => e.extensions?.contentful?.code !== "UNRESOLVABLE_LINK")) {
+    throw new Error(`graphql: ${JSON.stringify(graphql.errors)}`);
+  }
+  const page = new Set(rest.items.map((e: any) => e.sys.id));
+  const reached = { Entry: new Set<string>(), Asset: new Set<string>() };
+  // every entity below a page item (assets are the ones with a fileName)
+  const walk = (value: unknown, top: boolean) => {
+    if (Array.isArray(value)) return value.forEach((v) => walk(v, false));
+    if (!value || typeof value !== "object") return;
+    const node = value as Record<string, any>;
+    if (node.sys?.id && !top) reached[node.fileName !== undefined ? "Asset" : "Entry"].add(node.sys.id);
+    for (const [key, child] of Object.entries(node)) if (key !== "sys" && key !== "json") walk(child, false);
+  };
+  const [collection] = Object.values(graphql.data) as { items: unknown[] }[];
+  for (const item of collection.items) walk(item, true);
+  const graphqlEntries = [...reached.Entry].filter((id) => !page.has(id)).sort();
+  const restEntries = (rest.includes?.Entry ?? []).map((e: any) => e.sys.id).sort();
+  const restAssets = (rest.includes?.Asset ?? []).map((e: any) => e.sys.id).sort();
+  if (JSON.stringify(graphqlEntries) !== JSON.stringify(restEntries) || JSON.stringify([...reached.Asset].sort()) !== JSON.stringify(restAssets)) {
+    throw new Error("graphql and REST reach different entries or assets: the bench would compare unlike reads");
+  }
+}
+
+await runCli(async () => {
+  const serverUrl = Deno.env.get("BENCH_DATABASE_URL");
+  console.log(`bench: preparing ${serverUrl ? "a fresh database on the server" : "an embedded PGlite database"}`);
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let url: string;
+  const embedded = serverUrl ? undefined : await startEmbeddedPostgres();
+  if (serverUrl) {
+    const name = `sitewire_bench_${Date.now()}`;
+    const admin = connect(serverUrl, { max: 1 });
+    await admin.unsafe(`create database ${name}`);
+    const u = new URL(serverUrl);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    dropDatabase = async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+  } else url = embedded!.url;
+
+  const sql = connect(url, { max: 4 });
+  await migrate(sql);
+  await importSite(sql, { dir: new URL("../demo-site", import.meta.url).pathname });
+  // the per-second limit (78 per key) would throttle a tight loop: rotate over enough keys that no
+  // key sees more than a few requests a second, instead of resetting counters inside the timings
+  const keys = await Promise.all(Array.from({ length: 40 }, (_, i) => createKey(sql, { name: `bench ${i}`, kind: "delivery" })));
+  let turn = 0;
+  const port = freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const ctx = createContext({ ...readConfig(new Map()), databaseUrl: url, port, publicUrl: baseUrl, functionsUrl: baseUrl }, { sql });
+  const controller = new AbortController();
+  const server = serveHost(ctx, { port, signal: controller.signal, onListen: () => {} });
+  const [{ slug, config }] = await sql<{ slug: string; config: { api?: { space?: string } } }[]>`select slug, config from public.site_settings`;
+  const env = `${baseUrl}/api/content/spaces/${config?.api?.space ?? slug}/environments/master`;
+  const httpGet = async (path: string) => {
+    const headers = { authorization: `Bearer ${keys[turn++ % keys.length].key}` };
+    const res = await fetch(`${env}${path}`, { headers });
+    if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+    return await res.arrayBuffer();
+  };
+
+  const results: Record<string, unknown>[] = [];
+  const [articleType] = await sql<{ model_id: string; n: number }[]>`
+    select model_id, count(*)::int as n from public.content_entries where stage = 'published'
+    group by model_id order by count(*) desc limit 1`;
+  const type = articleType.model_id;
+
+  console.log(`bench: GET entries?content_type=${type}&include=2&limit=100`);
+  const apiList = await measure("api", () => httpGet(`/entries?content_type=${type}&include=2&limit=100`));
+  // the floor: the same rows by direct SQL (page, then two levels of linked entries and assets)
+  const floorList = await measure("sql floor", async () => {
+    const page = await sql<{ links: string[]; asset_links: string[] }[]>`
+      select id, model_id, access, fields, revision, created_at, updated_at, links, asset_links, count(*) over () as total
+      from public.content_entries where stage = 'published' and model_id = ${type}
+      order by created_at desc, id limit 100`;
+    let links = [...new Set(page.flatMap((r) => r.links))];
+    let assets = [...new Set(page.flatMap((r) => r.asset_links))];
+    for (let level = 0; level < 2 && (links.length || assets.length); level++) {
+      const [entries] = await Promise.all([
+        sql<{ links: string[]; asset_links: string[] }[]>`select id, model_id, access, fields, revision, created_at, updated_at, links, asset_links
+          from public.content_entries where stage = 'published' and id = any(${links}::text[])`,
+        sql`select * from public.content_assets where published and id = any(${assets}::text[])`,
+      ]);
+      links = [...new Set(entries.flatMap((r) => r.links))];
+      assets = [...new Set(entries.flatMap((r) => r.asset_links))];
+    }
+  });
+  results.push({ name: "delivery entries (content_type, include=2, limit=100)", api_ms: apiList, floor_ms: floorList, ratio: apiList / floorList });
+
+  // ---- GraphQL: the same page and the same two levels of links, as a ratio to the REST read above ----
+  const models = new Map((await loadModels(sql)).map((m) => [m.id, m]));
+  const graphqlAddress = `${baseUrl}/api/content/content/v1/spaces/${config?.api?.space ?? slug}/environments/master`;
+  const query = `{ ${typeNameOf(type).charAt(0).toLowerCase()}${typeNameOf(type).slice(1)}Collection(limit: 100) { items { ${
+    graphqlSelection(models, type, 2)
+  } } } }`;
+  const httpGraphql = async () => {
+    const res = await fetch(graphqlAddress, {
+      method: "POST",
+      headers: { authorization: `Bearer ${keys[turn++ % keys.length].key}`, "content-type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
+    if (!res.ok) throw new Error(`graphql: HTTP ${res.status} ${await res.text()}`);
+    return await res.json();
+  };
+  sameLinks(await httpGraphql(), JSON.parse(new TextDecoder().decode(await httpGet(`/entries?content_type=${type}&include=2&limit=100`))));
+  console.log(`bench: GraphQL ${type} collection, limit 100, links two levels deep`);
+  const graphqlList = await measure("graphql", httpGraphql);
+  results.push({
+    name: "graphql collection (limit 100, links two levels deep) vs REST entries include=2",
+    graphql_ms: graphqlList,
+    rest_ms: apiList,
+    ratio: graphqlList / apiList,
+  });
+
+  const [{ id }] = await sql<{ id: string }[]>`select id from public.content_entries where stage = 'published' and model_id = ${type} order by id limit 1`;
+  console.log(`bench: GET entries/${id}`);
+  const apiOne = await measure("api", () => httpGet(`/entries/${id}`));
+  const floorOne = await measure("sql floor", async () => {
+    await sql`select id, model_id, access, fields, revision, created_at, updated_at from public.content_entries
+      where stage = 'published' and id = ${id}`;
+  });
+  results.push({ name: "delivery entries/<id>", api_ms: apiOne, floor_ms: floorOne, ratio: apiOne / floorOne });
+
+  const [image] = await sql<{ id: string; content_hash: string; file_name: string }[]>`
+    select id, content_hash, file_name from public.content_assets where content_type = 'image/jpeg' order by size desc limit 1`;
+  if (image) {
+    const path = `${baseUrl}/api/media/${config?.api?.space ?? slug}/${image.id}/${image.content_hash}/${image.file_name}`;
+    console.log(`bench: image transform ${image.file_name} → w=300 webp, cold versus cached`);
+    let width = 300;
+    const cold = await measure("cold", async () => {
+      const res = await fetch(`${path}?w=${width++}&fm=webp`); // a new width each time: never cached
+      if (res.headers.get("x-image-cache") !== "miss") throw new Error("expected a cache miss");
+      await res.arrayBuffer();
+    }, Math.max(10, Math.floor(ITERATIONS / 4)));
+    const cached = await measure("cached", async () => {
+      const res = await fetch(`${path}?w=300&fm=webp`);
+      await res.arrayBuffer();
+    });
+    results.push({ name: "image transform cold vs cached (jpeg → w=300 webp)", cold_ms: cold, cached_ms: cached, ratio: cold / cached });
+  }
+
+  results.push(await benchScheduling(sql, baseUrl, measure));
+  results.push(await benchForms(sql, baseUrl, measure));
+  results.push(...await benchStorefront(sql, baseUrl, measure));
+
+  const report = {
+    generated_at: new Date().toISOString(),
+    database: serverUrl ? "postgresql server" : "embedded pglite",
+    iterations: ITERATIONS,
+    deno: Deno.version.deno,
+    results,
+  };
+  await Deno.writeTextFile(RESULTS, JSON.stringify(report, null, 2) + "\n");
+  console.log(JSON.stringify(report, null, 2));
+  controller.abort();
+  await server.finished;
+  await sql.end();
+  await dropDatabase?.();
+  await embedded?.stop();
+});

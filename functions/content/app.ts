@@ -1,0 +1,109 @@
+// The content function's route table: read this first.
+//
+//   GET  /spaces/:space                              space
+//   GET  /spaces/:space[/environments/master]/...    delivery & preview (routes/delivery.ts), sync
+//   GET  /media/:space/:asset/:hash/:file            the images door (routes/media.ts)
+//   GET  /openapi.json, /content/v1/openapi.json     the OpenAPI document (routes/openapi.ts)
+//   POST, GET /content/v1/spaces/:space[/environments/master]   GraphQL (graphql/routes.ts)
+//   *    /spaces/:space[/environments/master]/entries, assets, uploads   management, cloud mode
+//                                                     (routes/management.ts, management-uploads.ts)
+//   *    /spaces/:space/webhook_definitions           webhook definitions (routes/management-webhooks.ts)
+//   POST /sweep-uploads                               the daily sweep, service key (routes/management-uploads.ts)
+//   POST /webhooks/deliver                            due webhooks of every API, service key; pg_net and pg_cron
+//                                                     call it on Supabase (routes/webhook-delivery.ts)
+//   POST /repository/push                             due pushes to the content directory (cloud mode), service
+//                                                     key (routes/repository-push.ts)
+//   *    /events/...                                  analytics, PostHog-compatible (routes/analytics.ts)
+//   GET  /reference, /reference/scalar.js            the API reference page (public /api) and its renderer
+//
+// Paths are relative to the function root: the host maps /api/content/* and /functions/v1/content/* here.
+import { Hono } from "hono";
+import type { FunctionContext } from "../../shared/context.ts";
+import { openCors, requestId } from "../../shared/http.ts";
+import { contentAccess, type ContentEnv } from "./access.ts";
+import { ContentError, contentErrorHandler, notFound } from "./envelope.ts";
+import { deliveryRoutes, spaceOf } from "./routes/delivery.ts";
+import { mediaHandler } from "./routes/media.ts";
+import { managementRoutes } from "./routes/management.ts";
+import { sweepHandler, uploadRoutes } from "./routes/management-uploads.ts";
+import { webhookDefinitionRoutes } from "./routes/management-webhooks.ts";
+import { deliveryHandler } from "./routes/webhook-delivery.ts";
+import { repositoryPushHandler } from "./routes/repository-push.ts";
+import { analyticsRoutes } from "./routes/analytics.ts";
+import { openApiHandler } from "./routes/openapi.ts";
+import { referencePageHandler, rendererHandler } from "./routes/reference.ts";
+import { syncHandler } from "./routes/sync.ts";
+import { graphqlRoutes } from "./graphql/routes.ts";
+
+export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
+  const app = new Hono<ContentEnv>({ strict: false });
+  app.use("*", requestId("X-Contentful-Request-Id"));
+  app.use(
+    "*",
+    openCors({
+      allowHeaders: ["X-Contentful-User-Agent", "X-Contentful-Version", "X-Contentful-Content-Type", "If-None-Match"],
+      exposeHeaders: [
+        "ETag",
+        "X-Contentful-Request-Id",
+        "X-Contentful-RateLimit-Hour-Limit",
+        "X-Contentful-RateLimit-Hour-Remaining",
+        "X-Contentful-RateLimit-Second-Limit",
+        "X-Contentful-RateLimit-Second-Remaining",
+        "X-Contentful-RateLimit-Reset",
+      ],
+    }),
+  );
+  app.onError(contentErrorHandler);
+  app.notFound(() => {
+    throw notFound();
+  });
+
+  const openapi = openApiHandler(ctx);
+  app.get("/openapi.json", openapi);
+  app.get("/content/v1/openapi.json", openapi);
+  app.route("/content/v1/spaces/:space", graphqlRoutes(ctx));
+
+  app.get("/media/:space/:asset/:hash/:file", mediaHandler(ctx));
+  app.post("/sweep-uploads", sweepHandler(ctx));
+  app.post("/webhooks/deliver", deliveryHandler(ctx));
+  app.post("/repository/push", repositoryPushHandler(ctx));
+  app.route("/events", analyticsRoutes(ctx));
+  app.get("/reference", referencePageHandler(ctx));
+  app.get("/reference/scalar.js", rendererHandler(ctx));
+
+  const space = new Hono<ContentEnv>({ strict: false });
+  space.use("*", contentAccess(ctx));
+  // the space and environment in the path must be this site's
+  space.use("*", async (c, next) => {
+    if (c.req.param("space") !== spaceOf(c)) {
+      throw new ContentError("NotFound", "The resource could not be found.", { type: "Space", id: c.req.param("space") });
+    }
+    // params of the routes below are not known yet in this middleware: read the environment off the path
+    const environment = c.req.path.match(/\/spaces\/[^/]+\/environments\/([^/]+)/)?.[1];
+    if (environment !== undefined && environment !== "master") {
+      throw new ContentError("NotFound", "The resource could not be found.", { type: "Environment", id: environment });
+    }
+    await next();
+  });
+  space.get("/environments/:environment", (c) =>
+    c.req.path.endsWith("/environments/master") || c.req.path.endsWith("/environments/master/")
+      ? c.json({ sys: { type: "Environment", id: "master" }, name: "master" }, 200, {
+        "Content-Type": "application/vnd.contentful.delivery.v1+json",
+      })
+      : c.notFound());
+  const sync = syncHandler(ctx);
+  space.get("/sync", sync);
+  space.get("/environments/:environment/sync", sync);
+  // management first: its GETs answer only the management media type and leave the rest to delivery
+  space.route("/", webhookDefinitionRoutes(ctx));
+  for (const routes of [managementRoutes(ctx), uploadRoutes(ctx)]) {
+    space.route("/environments/:environment", routes);
+    space.route("/", routes);
+  }
+  const reads = deliveryRoutes(ctx);
+  space.route("/environments/:environment", reads);
+  space.route("/", reads);
+
+  app.route("/spaces/:space", space);
+  return app;
+}

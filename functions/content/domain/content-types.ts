@@ -1,0 +1,37 @@
+// Content types as the wire shows them, derived from the models the site import stored.
+import type { FieldType, ModelField } from "../../../shared/site/models.ts";
+
+export type { FieldType };
+/** A field as the content type lists it; the site import writes exactly this shape. */
+export type ContentTypeField = ModelField;
+
+export interface ContentModel {
+  id: string;
+  name: string;
+  description: string;
+  displayField: string | null;
+  fields: ContentTypeField[];
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function findField(model: ContentModel, id: string): ContentTypeField | undefined {
+  return model.fields.find((f) => f.id === id);
+}
+
+/** Rich-text fields and their markdown twins make up an entry's body, which gating withholds. */
+export function bodyFieldIds(model: ContentModel): Set<string> {
+  const ids = new Set<string>();
+  for (const field of model.fields) {
+    if (field.type === "RichText") {
+      ids.add(field.id);
+      ids.add(`${field.id}Markdown`);
+    }
+  }
+  return ids;
+}
+
+export function isLinkField(field: ContentTypeField): boolean {
+  return field.type === "Link" || (field.type === "Array" && field.items?.type === "Link");
+}

@@ -1,0 +1,161 @@
+// Webhook definitions of the management API (/spaces/<space>/webhook_definitions): their wire shape,
+// the checks on a definition a client sends (422 for a bad url, topic or header), and their writes.
+// Secret header values are kept for deliveries and never read back: a read shows { key, secret: true }.
+import type { Sql } from "../../../shared/db.ts";
+import { randomBase62 } from "../../../shared/ids.ts";
+import { webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
+import { ContentError, notFound } from "../envelope.ts";
+import {
+  type DefinitionInput,
+  type DefinitionRow,
+  deleteWebhookDefinition,
+  insertWebhookDefinition,
+  invalidTopics,
+  type ManagementActor,
+  managementTransaction,
+  replaceWebhookDefinition,
+  webhookDefinition,
+} from "../store.ts";
+import { spaceLink } from "./shape.ts";
+import { checkVersion, type FieldProblem, validationFailed } from "./management-rules.ts";
+
+const userLink = (id: string | null) => (id ? { sys: { type: "Link", linkType: "User", id } } : undefined);
+
+export function shapeDefinition(row: DefinitionRow, space: string) {
+  return {
+    sys: {
+      type: "WebhookDefinition",
+      id: row.id,
+      version: row.version,
+      space: spaceLink(space),
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      ...(row.createdBy ? { createdBy: userLink(row.createdBy) } : {}),
+      ...(row.updatedBy ? { updatedBy: userLink(row.updatedBy) } : {}),
+    },
+    name: row.name,
+    url: row.url,
+    topics: row.topics,
+    headers: [
+      ...row.headers.map((h) => ({ key: h.key, value: h.value })),
+      ...row.secretHeaders.map((h) => ({ key: h.key, secret: true })),
+    ],
+    filters: [],
+    active: row.active,
+    source: row.source,
+  };
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+/** Headers a delivery sets itself: a definition cannot replace them. */
+const RESERVED = new Set(["content-type", "content-length", "host", "x-contentful-topic", "x-contentful-webhook-name"]);
+
+const isMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A definition as sent (POST, or PUT which replaces it whole). A secret header sent back as
+ * { key, secret: true } without a value keeps the value stored under that key.
+ */
+export async function readDefinition(sql: Sql, body: unknown, stored?: DefinitionRow): Promise<DefinitionInput> {
+  if (!isMap(body)) throw new ContentError("BadQuery", "The body must be a JSON object { name, url, topics, headers?, active? }.");
+  const problems: FieldProblem[] = [];
+  const { name, url, topics, headers, active } = body;
+  if (typeof name !== "string" || !name.trim() || name.length > 255) {
+    problems.push({ name: "invalid", path: ["name"], details: "name is required (at most 255 characters)", value: name });
+  }
+  const urlProblem = typeof url === "string" ? webhookUrlProblem(url) : "url is required";
+  if (urlProblem) problems.push({ name: "invalid", path: ["url"], details: urlProblem, value: url });
+  let topicList: string[] = [];
+  if (!Array.isArray(topics) || !topics.length || !topics.every((t) => typeof t === "string")) {
+    problems.push({ name: "invalid", path: ["topics"], details: "topics is a list such as [\"Entry.publish\", \"Asset.*\"]", value: topics });
+  } else {
+    topicList = [...new Set(topics as string[])];
+    for (const topic of await invalidTopics(sql, topicList)) {
+      problems.push({
+        name: "invalid",
+        path: ["topics"],
+        details: "a topic is <Entry|Asset|*>.<create|save|publish|unpublish|delete|*>",
+        value: topic,
+      });
+    }
+  }
+  if (active !== undefined && typeof active !== "boolean") {
+    problems.push({ name: "invalid", path: ["active"], details: "active is true or false", value: active });
+  }
+  const shown: DefinitionInput["headers"] = [];
+  const hidden: DefinitionInput["secretHeaders"] = [];
+  if (headers !== undefined && !Array.isArray(headers)) {
+    problems.push({ name: "invalid", path: ["headers"], details: "headers is a list of { key, value, secret? }" });
+  }
+  for (const [i, header] of (Array.isArray(headers) ? headers : []).entries()) {
+    const path = ["headers", i];
+    const key = isMap(header) ? header.key : undefined;
+    if (!isMap(header) || typeof key !== "string" || !HEADER_NAME.test(key) || RESERVED.has(key.toLowerCase())) {
+      problems.push({ name: "invalid", path, details: "a header is { key, value, secret? } with a header name a delivery does not set itself", value: key });
+      continue;
+    }
+    const secret = header.secret === true;
+    let value = header.value;
+    if (value === undefined && secret) value = stored?.secretHeaders.find((h) => h.key === key)?.value;
+    if (typeof value !== "string" || /[\r\n\0]/.test(value) || value.length > 1000) {
+      problems.push({ name: "invalid", path, details: "a header value is text on one line (at most 1000 characters)" });
+      continue;
+    }
+    (secret ? hidden : shown).push({ key, value });
+  }
+  if (problems.length) throw validationFailed(problems);
+  return {
+    name: (name as string).trim(),
+    url: url as string,
+    topics: topicList,
+    headers: shown,
+    secretHeaders: hidden,
+    active: (active as boolean | undefined) ?? true,
+  };
+}
+
+export async function readStoredDefinition(sql: Sql, id: string): Promise<DefinitionRow> {
+  const row = await webhookDefinition(sql, id);
+  if (!row) throw notFound("WebhookDefinition", id);
+  return row;
+}
+
+/** A definition declared in the site's configuration changes only there. */
+function declaredRefusal(id: string): ContentError {
+  return new ContentError(
+    "BadRequest",
+    `The webhook definition ${id} is declared in the site's configuration (source file): change it there.`,
+  );
+}
+
+export async function createDefinition(sql: Sql, actor: ManagementActor, body: unknown, now: Date): Promise<DefinitionRow> {
+  const input = await readDefinition(sql, body);
+  return await managementTransaction(sql, actor, (tx) => insertWebhookDefinition(tx, randomBase62(22), input, now));
+}
+
+export async function replaceDefinition(
+  sql: Sql,
+  actor: ManagementActor,
+  id: string,
+  version: number | undefined,
+  body: unknown,
+  now: Date,
+): Promise<DefinitionRow> {
+  const stored = await readStoredDefinition(sql, id);
+  if (stored.source === "file") throw declaredRefusal(id);
+  const input = await readDefinition(sql, body, stored);
+  return await managementTransaction(sql, actor, async (tx) => {
+    const current = await webhookDefinition(tx, id, true);
+    if (!current) throw notFound("WebhookDefinition", id);
+    checkVersion(version, current.version, true);
+    return await replaceWebhookDefinition(tx, id, input, now);
+  });
+}
+
+export async function removeDefinition(sql: Sql, id: string, version: number | undefined): Promise<void> {
+  const stored = await readStoredDefinition(sql, id);
+  if (stored.source === "file") throw declaredRefusal(id);
+  checkVersion(version, stored.version, false);
+  await deleteWebhookDefinition(sql, id);
+}

@@ -1,0 +1,116 @@
+// One GraphQL request from text to result: parse, validate, pick the operation, coerce the variables,
+// weigh it (complexity, preview, collection arguments), then execute over this request's loaders.
+// Anything wrong before execution fails the whole request (GraphqlFailure); errors during it are
+// GraphQL errors at their paths.
+import {
+  type DocumentNode,
+  execute,
+  type ExecutionResult,
+  getOperationAST,
+  getVariableValues,
+  type GraphQLError,
+  type GraphQLSchema,
+  parse,
+  validate,
+} from "graphql";
+import type { Db } from "../../../shared/db.ts";
+import { defaultLocale, type SiteSettings } from "../../../shared/site.ts";
+import type { Access } from "../access.ts";
+import type { ShapeContext } from "../domain/shape.ts";
+import { analyze, MAXIMUM_COST } from "./cost.ts";
+import { GraphqlFailure } from "./envelope.ts";
+import { Loaders } from "./loaders.ts";
+import type { GraphqlContext } from "./resolvers.ts";
+import { schemaFor } from "./schema.ts";
+
+export interface GraphqlRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+function invalid(message: string, errors: readonly GraphQLError[] = []): GraphqlFailure {
+  return new GraphqlFailure("INVALID_QUERY", message, undefined, {}, errors);
+}
+
+// Clients send the same few query texts again and again: parsing and validating one costs more than
+// running it on a small page, so valid documents are kept per schema (the most recent 200).
+const DOCUMENTS_KEPT = 200;
+const documents = new WeakMap<GraphQLSchema, Map<string, DocumentNode>>();
+
+function validDocument(schema: GraphQLSchema, query: string): DocumentNode {
+  let kept = documents.get(schema);
+  if (!kept) documents.set(schema, kept = new Map());
+  const known = kept.get(query);
+  if (known) {
+    kept.delete(query); // most recently used last
+    kept.set(query, known);
+    return known;
+  }
+  let document;
+  try {
+    document = parse(query);
+  } catch (error) {
+    throw invalid("Query cannot be parsed.", [error as GraphQLError]);
+  }
+  const problems = validate(schema, document);
+  if (problems.length) throw invalid("Query does not match the schema.", problems);
+  kept.set(query, document);
+  if (kept.size > DOCUMENTS_KEPT) kept.delete(kept.keys().next().value!);
+  return document;
+}
+
+export async function runGraphql(
+  input: { db: Db; site: SiteSettings; access: Access; shape: ShapeContext; publicUrl: string },
+  request: GraphqlRequest,
+): Promise<ExecutionResult> {
+  const { db, site, access } = input;
+  const { schema, plan } = await schemaFor(db, site);
+  const document = validDocument(schema, request.query);
+  const operation = getOperationAST(document, request.operationName);
+  if (!operation) {
+    throw invalid(
+      request.operationName
+        ? `The query has no operation named '${request.operationName}'.`
+        : "The query holds several operations: name the one to run (operationName).",
+    );
+  }
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+  if (coerced.errors) throw invalid("The variables do not match the query.", coerced.errors);
+
+  const analysis = analyze(schema, document, operation, coerced.coerced, plan.maxItems);
+  if (analysis.problems.length) {
+    throw invalid(`Query arguments out of range: ${analysis.problems.join("; ")}.`);
+  }
+  if (analysis.preview && access.keyKind !== "preview" && access.keyKind !== "management") {
+    throw new GraphqlFailure(
+      "ACCESS_DENIED",
+      "Query asks for preview content (preview: true): that needs a preview key.",
+    );
+  }
+  if (analysis.cost > MAXIMUM_COST) {
+    throw new GraphqlFailure(
+      "TOO_COMPLEX_QUERY",
+      `Query cannot be executed. The maximum allowed complexity for a query is ${MAXIMUM_COST} but it was ${analysis.cost}. Simplify the query e.g. by setting lower limits for collections.`,
+      { maximumCost: MAXIMUM_COST, cost: analysis.cost },
+    );
+  }
+
+  const contextValue: GraphqlContext = {
+    db,
+    plan,
+    site,
+    shape: input.shape,
+    loaders: new Loaders(db),
+    defaultLocale: defaultLocale(site).code,
+    scheme: new URL(input.publicUrl).protocol,
+    shaped: new WeakMap(),
+  };
+  return await execute({
+    schema,
+    document,
+    operationName: request.operationName,
+    variableValues: request.variables,
+    contextValue,
+  });
+}

@@ -1,0 +1,133 @@
+// The site's analytics routes, compatible with PostHog's capture API and SDKs (posthog-js, posthog-node,
+// posthog-python with host `{base_url}/api/events`). Mounted by the content app at /events:
+//
+//   GET|POST /events, /events/e/, /events/batch/   capture one event, a list, or a { batch } object
+//   GET|POST /events/flags/                       feature flags from site.yaml `analytics.flags`
+//   GET      /events/array/:token/config(.js)     remote config (JSON, or the script posthog-js loads)
+//
+// Errors leave in PostHog's envelope (analytics/envelope.ts); the project token is site.yaml
+// `analytics.token`.
+import { type Context, Hono } from "hono";
+import type { FunctionContext } from "../../../shared/context.ts";
+import { admit, type RateWindow } from "../../../shared/gate.ts";
+import { clientAddress } from "../../../shared/http.ts";
+import type { SiteSettings } from "../../../shared/site.ts";
+import { ANALYTICS_TOKEN, analyticsConfigOf } from "../../../shared/site/analytics-config.ts";
+import {
+  AnalyticsError,
+  analyticsErrorHandler,
+  invalidPayload,
+  methodNotAllowed,
+  notFound,
+} from "../analytics/envelope.ts";
+import { captureEvents, checkToken, requestToken } from "../analytics/events.ts";
+import { flagsResponse, remoteConfig, remoteConfigScript } from "../analytics/flags.ts";
+import { readPayload } from "../analytics/payload.ts";
+import { storeEvents } from "../analytics/store.ts";
+
+/** Per client address: bursts of SDK batches pass, a flood does not. */
+export const ANALYTICS_RATE_LIMITS: RateWindow[] = [
+  { seconds: 1, limit: 100 },
+  { seconds: 3600, limit: 36_000 },
+];
+
+const CONFIG_CACHE = { "Cache-Control": "public, max-age=300", "Vary": "Origin, Referer" };
+
+/** The route table above; `windows` lets tests use small rate limits. */
+export function analyticsRoutes(ctx: FunctionContext, options: { windows?: RateWindow[] } = {}): Hono {
+  const windows = options.windows ?? ANALYTICS_RATE_LIMITS;
+  const app = new Hono({ strict: false });
+  app.onError(analyticsErrorHandler);
+  app.use("*", echoOrigin);
+
+  /** The site's settings for this request, counting it against the caller's rate limit. */
+  const admitted = async (c: Context): Promise<SiteSettings> => {
+    const admission = await admit(ctx.sql, {
+      api: "analytics",
+      clientAddress: clientAddress(c),
+      windows,
+      now: ctx.clock.now(),
+    });
+    if (admission.exceeded) {
+      throw new AnalyticsError(429, "validation_error", "rate_limit_exceeded", "Rate limit exceeded", null, {
+        "Retry-After": String(admission.exceeded.resetIn),
+      });
+    }
+    if (!admission.site) {
+      throw new AnalyticsError(503, "server_error", "server_error", "The site has not been imported yet.");
+    }
+    return admission.site;
+  };
+
+  const capture = async (c: Context) => {
+    const site = await admitted(c);
+    const payload = await readPayload(c.req.raw);
+    const events = captureEvents(payload, analyticsConfigOf(site.config).token, ctx.clock.now());
+    await storeEvents(ctx.sql, events, clientAddress(c));
+    return c.json({ status: 1 });
+  };
+
+  const flags = async (c: Context) => {
+    const site = await admitted(c);
+    const analytics = analyticsConfigOf(site.config);
+    const payload = await readPayload(c.req.raw);
+    checkToken(requestToken(payload), analytics.token);
+    const data = payload.data as Record<string, unknown>;
+    const distinctId = data && typeof data === "object" && !Array.isArray(data) ? data.distinct_id : undefined;
+    if ((typeof distinctId !== "string" && typeof distinctId !== "number") || String(distinctId) === "") {
+      throw invalidPayload(
+        "The distinct_id field is missing from the request. Please include a valid identifier.",
+        "distinct_id",
+      );
+    }
+    const query = payload.query;
+    const body = await flagsResponse(analytics, {
+      distinctId: String(distinctId),
+      version: Number.parseInt(query.get("v") ?? query.get("version") ?? "1", 10) || 1,
+      withConfig: ["true", "1"].includes((query.get("config") ?? "").toLowerCase()),
+    }, crypto.randomUUID());
+    return c.json(body);
+  };
+
+  /** The token in /array/<token>/... must be the site's: 400 when malformed, 404 when another. */
+  const configFor = async (c: Context) => {
+    const token = c.req.param("token") ?? "";
+    if (!ANALYTICS_TOKEN.test(token)) throw new AnalyticsError(400, "validation_error", "invalid_token", "Invalid token");
+    const analytics = analyticsConfigOf((await admitted(c)).config);
+    if (analytics.token !== token) throw notFound();
+    return { analytics, token };
+  };
+
+  for (const path of ["/", "/e", "/batch"]) app.on(["GET", "POST"], path, capture);
+  app.on(["GET", "POST"], "/flags", flags);
+  app.get("/array/:token/config.js", async (c) => {
+    const { analytics, token } = await configFor(c);
+    return c.body(remoteConfigScript(analytics, token), 200, {
+      "Content-Type": "application/javascript; charset=utf-8",
+      ...CONFIG_CACHE,
+    });
+  });
+  app.get("/array/:token/config", async (c) => {
+    const { analytics, token } = await configFor(c);
+    return c.json(remoteConfig(analytics, token), 200, CONFIG_CACHE);
+  });
+  // a known route asked with another method is 405; anything else under /events is 404
+  app.all("*", (c) => {
+    const known = /\/events(\/(e|batch|flags|array\/[^/]+\/config(\.js)?))?\/?$/.test(c.req.path);
+    throw known ? methodNotAllowed(c.req.method) : notFound();
+  });
+  return app;
+}
+
+/**
+ * posthog-js's XHR transport sends credentials, which `Access-Control-Allow-Origin: *` would not let it
+ * read: like PostHog, name the caller's origin and allow credentials on the analytics routes.
+ */
+async function echoOrigin(c: Context, next: () => Promise<void>) {
+  await next();
+  const origin = c.req.header("origin");
+  if (!origin) return;
+  c.res.headers.set("Access-Control-Allow-Origin", origin);
+  c.res.headers.set("Access-Control-Allow-Credentials", "true");
+  c.res.headers.append("Vary", "Origin");
+}

@@ -1,0 +1,127 @@
+// Delivery and Preview reads: space, environment, locales, content types, entries, assets.
+import { Hono, type Context } from "hono";
+import type { FunctionContext } from "../../../shared/context.ts";
+import { localeChain } from "../../../shared/site.ts";
+import type { ContentEnv } from "../access.ts";
+import { collection, ContentError, gitModeRefusal, notFound } from "../envelope.ts";
+import { resolveIncludes } from "../domain/includes.ts";
+import { parseAssetsQuery, parseEntriesQuery, parseLocale, parseSelect } from "../domain/entry-query.ts";
+import { shapeAsset, shapeContentType, shapeEntry, shapeLocale, type ShapeContext } from "../domain/shape.ts";
+import { modelsFor } from "../models.ts";
+import { sendJson } from "../respond.ts";
+import { assetsByIds, entriesByIds, queryAssets, queryEntries } from "../store.ts";
+
+export function spaceOf(c: Context<ContentEnv>): string {
+  return c.get("site").config?.api?.space ?? c.get("site").slug;
+}
+
+export async function shapeContext(
+  ctx: FunctionContext,
+  c: Context<ContentEnv>,
+  locale: string,
+): Promise<ShapeContext> {
+  const site = c.get("site");
+  return {
+    site,
+    space: spaceOf(c),
+    mediaHost: new URL(ctx.config.publicUrl).host,
+    models: await modelsFor(ctx.sql, site),
+    locale,
+    gated: c.get("access").gated,
+  };
+}
+
+function siteLocales(c: Context<ContentEnv>): string[] {
+  const locales = c.get("site").locales;
+  const first = locales.find((l) => l.default) ?? locales[0];
+  return [first.code, ...locales.filter((l) => l !== first).map((l) => l.code)];
+}
+
+/** Routes below /spaces/:space (with or without /environments/master), mounted by app.ts. */
+export function deliveryRoutes(ctx: FunctionContext) {
+  const app = new Hono<ContentEnv>({ strict: false });
+
+  app.get("/", (c) => {
+    const site = c.get("site");
+    return sendJson(c, {
+      sys: { type: "Space", id: spaceOf(c) },
+      name: site.name,
+      locales: site.locales.map((l) => ({ code: l.code, name: l.name, default: l.default, fallbackCode: l.fallbackCode })),
+    });
+  });
+
+  app.get("/locales", (c) => {
+    const items = c.get("site").locales.map(shapeLocale);
+    return sendJson(c, collection(items, { total: items.length, skip: 0, limit: 1000 }));
+  });
+
+  app.get("/content_types", async (c) => {
+    const models = [...(await modelsFor(ctx.sql, c.get("site"))).values()];
+    const items = models.map((m) => shapeContentType(m, spaceOf(c)));
+    return sendJson(c, collection(items, { total: items.length, skip: 0, limit: 1000 }));
+  });
+
+  app.get("/content_types/:id", async (c) => {
+    const model = (await modelsFor(ctx.sql, c.get("site"))).get(c.req.param("id"));
+    if (!model) throw notFound("ContentType", c.req.param("id"));
+    return sendJson(c, shapeContentType(model, spaceOf(c)));
+  });
+
+  app.get("/entries", async (c) => {
+    const site = c.get("site");
+    const models = await modelsFor(ctx.sql, site);
+    const query = parseEntriesQuery(new URL(c.req.url).searchParams, { locales: siteLocales(c), models });
+    const chain = localeChain(site, query.locale === "*" ? siteLocales(c)[0] : query.locale);
+    const stage = c.get("access").stage;
+    const { rows, total } = await queryEntries(ctx.sql, stage, query, chain);
+    const shape = { ...(await shapeContext(ctx, c, query.locale)), select: query.select };
+    const items = rows.map((row) => ({ row, shaped: shapeEntry(row, shape) }));
+    const included = await resolveIncludes(ctx.sql, stage, items, query.include, { ...shape, select: undefined });
+    return sendJson(
+      c,
+      collection(items.map((i) => i.shaped), { total, skip: query.skip, limit: query.limit }, {
+        includes: { Entry: included.Entry, Asset: included.Asset },
+        errors: included.errors,
+      }),
+    );
+  });
+
+  app.get("/entries/:id", async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const locale = parseLocale(params.get("locale"), siteLocales(c));
+    const [row] = await entriesByIds(ctx.sql, c.get("access").stage, [c.req.param("id")]);
+    if (!row) throw notFound("Entry", c.req.param("id"));
+    const shape = { ...(await shapeContext(ctx, c, locale)), select: parseSelect(params.get("select")) };
+    return sendJson(c, shapeEntry(row, shape));
+  });
+
+  app.get("/assets", async (c) => {
+    const site = c.get("site");
+    const query = parseAssetsQuery(new URL(c.req.url).searchParams, {
+      locales: siteLocales(c),
+      models: await modelsFor(ctx.sql, site),
+    });
+    const chain = localeChain(site, query.locale === "*" ? siteLocales(c)[0] : query.locale);
+    const { rows, total } = await queryAssets(ctx.sql, query, chain);
+    const shape = { ...(await shapeContext(ctx, c, query.locale)), select: query.select };
+    return sendJson(c, collection(rows.map((r) => shapeAsset(r, shape)), { total, skip: query.skip, limit: query.limit }));
+  });
+
+  app.get("/assets/:id", async (c) => {
+    const params = new URL(c.req.url).searchParams;
+    const locale = parseLocale(params.get("locale"), siteLocales(c));
+    const [row] = await assetsByIds(ctx.sql, [c.req.param("id")]);
+    if (!row) throw notFound("Asset", c.req.param("id"));
+    return sendJson(c, shapeAsset(row, { ...(await shapeContext(ctx, c, locale)), select: parseSelect(params.get("select")) }));
+  });
+
+  app.all("*", (c) => {
+    if (!["GET", "HEAD"].includes(c.req.method)) {
+      if (c.get("site").mode === "git") throw gitModeRefusal();
+      throw new ContentError("BadRequest", `${c.req.method} is not accepted at this address.`);
+    }
+    throw notFound();
+  });
+
+  return app;
+}

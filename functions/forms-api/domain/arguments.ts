@@ -1,0 +1,63 @@
+// Query-argument readers shared by the Forms API's routes. They throw ArgumentError naming the
+// argument; the routes turn it into VALIDATION_ERROR.
+export class ArgumentError extends Error {
+  constructor(message: string, readonly argument: string) {
+    super(message);
+  }
+}
+
+/** A whole number in [min, max], or the fallback when absent. */
+export function intArg(
+  params: URLSearchParams,
+  name: string,
+  range: [number, number],
+  fallback: number,
+): number {
+  const raw = params.get(name);
+  if (raw === null || raw === "") return fallback;
+  if (!/^\d+$/.test(raw.trim())) {
+    throw new ArgumentError(`${name} must be a whole number from ${range[0]} to ${range[1]}`, name);
+  }
+  const n = Number(raw);
+  if (n < range[0] || n > range[1]) {
+    throw new ArgumentError(`${name} must be from ${range[0]} to ${range[1]}`, name);
+  }
+  return n;
+}
+
+/** A comma-separated list (empty items dropped), or undefined when absent. */
+export function listArg(params: URLSearchParams, name: string, max = 1000): string[] | undefined {
+  const raw = params.get(name);
+  if (raw === null) return undefined;
+  const items = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  if (items.length > max) throw new ArgumentError(`${name} takes at most ${max} values`, name);
+  return items;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+
+/** An instant: ISO 8601 (UTC when no offset is given) or Unix seconds. */
+export function instantArg(params: URLSearchParams, name: string): Date | undefined {
+  const raw = params.get(name)?.trim();
+  if (!raw) return undefined;
+  let date: Date | undefined;
+  if (/^\d{1,12}$/.test(raw)) date = new Date(Number(raw) * 1000);
+  else if (ISO.test(raw)) {
+    const s = raw.replace(" ", "T");
+    date = new Date(
+      /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : /(Z|[+-]\d{2}:?\d{2})$/.test(s) ? s : `${s}Z`,
+    );
+  }
+  if (!date || Number.isNaN(date.getTime())) {
+    throw new ArgumentError(
+      `${name} must be an ISO 8601 instant (2024-03-20T14:00:59Z) or Unix seconds`,
+      name,
+    );
+  }
+  return date;
+}
+
+/** An ISO 8601 instant to the second, UTC, with the T delimiter (how Typeform writes times). */
+export function isoSeconds(date: Date | string): string {
+  return new Date(date).toISOString().replace(/\.\d{3}Z$/, "Z");
+}

@@ -1,0 +1,60 @@
+// /forms/:id/webhooks: subscriptions per form and tag. PUT makes (201) or updates (200); the secret is
+// stored and never returned.
+import { Hono } from "hono";
+import type { FunctionContext } from "../../../shared/context.ts";
+import { readJsonBody } from "../../../shared/http.ts";
+import type { FormsEnv } from "../access.ts";
+import { invalid, notFound } from "../envelope.ts";
+import { TAG_PATTERN, webhookInput, webhookRecord } from "../domain/webhooks.ts";
+import { deleteWebhook, listWebhooks, upsertWebhook, webhookByTag } from "../store.ts";
+import { loadForm } from "./forms.ts";
+
+export function webhookRoutes(ctx: FunctionContext) {
+  const app = new Hono<FormsEnv>({ strict: false });
+
+  const tagOf = (tag: string) => {
+    if (!TAG_PATTERN.test(tag)) throw invalid("tag is 1 to 64 letters, digits, _, . or -", "tag", "path");
+    return tag;
+  };
+
+  app.get("/", async (c) => {
+    const id = c.req.param("id")!;
+    await loadForm(ctx, c, id);
+    return c.json({ items: (await listWebhooks(ctx.sql, id)).map(webhookRecord) });
+  });
+
+  app.get("/:tag", async (c) => {
+    const id = c.req.param("id")!;
+    const tag = tagOf(c.req.param("tag"));
+    await loadForm(ctx, c, id);
+    const row = await webhookByTag(ctx.sql, id, tag);
+    if (!row) throw notFound(`No webhook ${tag} on form ${id}.`);
+    return c.json(webhookRecord(row));
+  });
+
+  app.put("/:tag", async (c) => {
+    const id = c.req.param("id")!;
+    const tag = tagOf(c.req.param("tag"));
+    let body: unknown;
+    try {
+      body = await readJsonBody(c.req.raw);
+    } catch {
+      throw invalid("The body is not valid JSON.", "body", "body");
+    }
+    await loadForm(ctx, c, id);
+    const existing = await webhookByTag(ctx.sql, id, tag);
+    const input = webhookInput(body ?? {}, !existing);
+    const { row, created } = await upsertWebhook(ctx.sql, { form: id, tag, ...input, now: ctx.clock.now() });
+    return c.json(webhookRecord(row), created ? 201 : 200);
+  });
+
+  app.delete("/:tag", async (c) => {
+    const id = c.req.param("id")!;
+    const tag = tagOf(c.req.param("tag"));
+    await loadForm(ctx, c, id);
+    if (!await deleteWebhook(ctx.sql, id, tag)) throw notFound(`No webhook ${tag} on form ${id}.`);
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,128 @@
+// Paid bookings: checkout through the shared payment-provider adapter (Stripe's Checkout Sessions, or
+// the local provider), and fulfilment of a paid session exactly once. The claim is the insert of the
+// fulfilment record keyed by the session id: webhook retries and concurrent deliveries find it taken
+// and answer its state; the winner books (processing → booked), finds the time gone (→ unavailable,
+// the payment stays a credit for a later booking) or fails (→ failed).
+import { type PaymentEvent, type PaymentProvider, toMinorUnits } from "../../../shared/payments/mod.ts";
+import { badRequest, SchedulingError } from "../envelope.ts";
+import * as store from "../store.ts";
+import type { Caller } from "../access.ts";
+import { admissionCheck, createBooking, type CreateInput, type Deps } from "./bookings.ts";
+import { isPaid } from "./event-types.ts";
+
+export const CHECKOUT_KIND = "session-booking";
+
+/** Starts a checkout for a paid type at a chosen time; answers where to send the buyer. */
+export async function startCheckout(
+  deps: Deps,
+  provider: PaymentProvider,
+  input: CreateInput,
+  urls: { success: string; cancel: string; notify: string },
+): Promise<{ id: string; url: string }> {
+  const { type } = input;
+  if (!isPaid(type)) throw badRequest("This session is free: book it directly.");
+  if (!deps.catalog.sessions.guestCheckout && !(await store.personByEmail(deps.sql, input.attendee.email))) {
+    throw new SchedulingError("FORBIDDEN", "This site does not take guests to checkout.", { code: "guest" });
+  }
+  // the same admission as a booking, less the credit the checkout is about to buy
+  await admissionCheck(deps, { ...input, paymentSessionId: "checkout" });
+  const amount = toMinorUnits(type.price, type.currency);
+  if (amount === undefined) {
+    throw new SchedulingError("SERVICE_UNAVAILABLE", "This session's price cannot be charged.");
+  }
+  const session = await provider.createCheckoutSession({
+    reference: `${type.slug}@${new Date(input.start).toISOString()}`,
+    currency: type.currency,
+    items: [{
+      name: type.title,
+      description: type.description || undefined,
+      sku: type.sku ?? `session:${type.slug}`,
+      quantity: 1,
+      unitAmount: amount,
+    }],
+    successUrl: urls.success,
+    cancelUrl: urls.cancel,
+    notifyUrl: urls.notify,
+    customerEmail: input.attendee.email,
+    metadata: {
+      kind: CHECKOUT_KIND,
+      eventTypeSlug: type.slug,
+      start: new Date(input.start).toISOString(),
+      lengthInMinutes: String(input.lengthMinutes ?? type.lengths[0]),
+      name: input.attendee.name.slice(0, 500),
+      timeZone: input.attendee.timeZone,
+      language: input.attendee.language,
+      ...(input.attendee.phoneNumber ? { phoneNumber: input.attendee.phoneNumber } : {}),
+      ...(typeof input.responses.notes === "string" ? { notes: input.responses.notes.slice(0, 500) } : {}),
+    },
+  });
+  return { id: session.id, url: session.url };
+}
+
+export type FulfilmentStatus = store.PaymentRow["status"];
+
+/** Fulfils a completed checkout once; every later call answers the recorded state. */
+export async function fulfilCheckout(
+  deps: Deps,
+  event: PaymentEvent,
+): Promise<{ status: FulfilmentStatus; bookingUid?: string; claimed: boolean }> {
+  const m = event.metadata;
+  const type = deps.catalog.types.find((t) => t.slug === m.eventTypeSlug);
+  // the provider's email is the attendee's (a guest checkout has no other)
+  const email = (event.customerEmail ?? "").trim().toLowerCase();
+  const start = Date.parse(m.start ?? "");
+  const claimed = await store.claimPayment(deps.sql, {
+    sessionId: event.sessionId,
+    slug: m.eventTypeSlug ?? "",
+    email,
+    start: Number.isNaN(start) ? null : new Date(start),
+    amount: event.amountTotal,
+    currency: event.currency,
+  });
+  if (!claimed) {
+    const row = await store.paymentBySession(deps.sql, event.sessionId);
+    return { status: row?.status ?? "processing", claimed: false };
+  }
+  if (!type || !email || Number.isNaN(start) || event.paymentStatus !== "paid") {
+    await store.settlePayment(
+      deps.sql,
+      event.sessionId,
+      "failed",
+      null,
+      "the event does not describe a paid session booking",
+    );
+    return { status: "failed", claimed: true };
+  }
+  const system: Caller = { kind: "key", keyId: "payment" };
+  try {
+    const [booking] = await createBooking(deps, system, {
+      type,
+      start,
+      lengthMinutes: Number(m.lengthInMinutes) || undefined,
+      attendee: {
+        name: m.name || email,
+        email,
+        timeZone: m.timeZone || "UTC",
+        language: m.language || "en",
+        ...(m.phoneNumber ? { phoneNumber: m.phoneNumber } : {}),
+      },
+      guests: [],
+      metadata: { paymentSession: event.sessionId },
+      responses: m.notes ? { notes: m.notes } : {},
+      paymentSessionId: event.sessionId,
+    });
+    await store.settlePayment(deps.sql, event.sessionId, "booked", booking.id);
+    return { status: "booked", bookingUid: booking.uid, claimed: true };
+  } catch (error) {
+    const taken = error instanceof SchedulingError &&
+      (error.code === "CONFLICT" || error.code === "BAD_REQUEST");
+    await store.settlePayment(
+      deps.sql,
+      event.sessionId,
+      taken ? "unavailable" : "failed",
+      null,
+      (error as Error).message,
+    );
+    return { status: taken ? "unavailable" : "failed", claimed: true };
+  }
+}

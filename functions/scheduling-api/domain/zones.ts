@@ -1,0 +1,151 @@
+// IANA time-zone arithmetic for schedules and slots. Availability is a wall-clock notion ("09:00 in
+// Berlin on this date"); everything else is UTC milliseconds. The zone rules come from Intl (the tz
+// database of the runtime); a zone's UTC offset is remembered per hour, because a 31-day slots answer asks
+// for it thousands of times and Intl's formatToParts is the slow part (luxon calls it for every DateTime).
+// @ts-types="@types/luxon"
+import { IANAZone } from "luxon";
+
+export const WEEKDAYS = [
+  "Monday",
+  "Tuesday",
+  "Wednesday",
+  "Thursday",
+  "Friday",
+  "Saturday",
+  "Sunday",
+] as const;
+export type Weekday = typeof WEEKDAYS[number];
+
+export function isZone(zone: unknown): zone is string {
+  return typeof zone === "string" && zone.length > 0 && IANAZone.isValidZone(zone);
+}
+
+/** `HH:MM` → minutes after midnight; "24:00" is the end of the day. */
+export function minutesOf(time: string): number {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(time);
+  if (!m) throw new RangeError(`not a time of day: ${time}`);
+  const minutes = Number(m[1]) * 60 + Number(m[2]);
+  if (Number(m[2]) > 59 || minutes > 24 * 60) throw new RangeError(`not a time of day: ${time}`);
+  return minutes;
+}
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const remembered = new Map<string, Map<number, number>>();
+
+/** The zone's offset at an instant, read from Intl (whole seconds; the instant's milliseconds dropped). */
+function readOffset(ms: number, zone: string): number {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    formatters.set(zone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(ms)) if (part.type !== "literal") p[part.type] = Number(part.value);
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return wall - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+/**
+ * The zone's UTC offset in milliseconds at an instant. An hour whose two ends have the same offset has
+ * it throughout (zones change at most once in an hour), so it is remembered for the whole hour.
+ */
+export function offsetAt(ms: number, zone: string): number {
+  let hours = remembered.get(zone);
+  if (!hours) remembered.set(zone, hours = new Map());
+  const hour = Math.floor(ms / HOUR);
+  const known = hours.get(hour);
+  if (known !== undefined) return known;
+  const first = readOffset(hour * HOUR, zone);
+  if (first !== readOffset(hour * HOUR + HOUR - 1000, zone)) return readOffset(ms, zone);
+  if (hours.size > 200_000) hours.clear(); // bounded: a long-running process asks about ever new hours
+  hours.set(hour, first);
+  return first;
+}
+
+/**
+ * The instant a wall-clock time on a date has in a zone. A time inside a spring-forward gap moves
+ * forward by the gap (02:30 on the New York spring date is 03:30 EDT); an ambiguous autumn time is the
+ * later (standard-time) instant. Minutes may be 1440 (the next midnight).
+ */
+export function wallToUtc(date: string, minutes: number, zone: string): number {
+  if (minutes >= 1440) return wallToUtc(addDays(date, 1), 0, zone);
+  const [year, month, day] = date.split("-").map(Number);
+  const local = Date.UTC(year, month - 1, day) + minutes * 60_000;
+  // the offsets a day either side: the wall time is one of local - before, local - after
+  const before = offsetAt(local - DAY, zone), after = offsetAt(local + DAY, zone);
+  const early = local - before, late = local - after;
+  const earlyHolds = offsetAt(early, zone) === before, lateHolds = offsetAt(late, zone) === after;
+  if (earlyHolds && lateHolds) return Math.max(early, late);
+  if (earlyHolds) return early;
+  if (lateHolds) return late;
+  return local - before; // in the gap: the offset before the change moves the time forward by the gap
+}
+
+/** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
+export function dateIn(ms: number, zone: string): string {
+  return new Date(ms + offsetAt(ms, zone)).toISOString().slice(0, 10);
+}
+
+/** ISO weekday (1 = Monday ... 7 = Sunday) of a calendar date. */
+export function weekdayOf(date: string): number {
+  const [y, m, d] = date.split("-").map(Number);
+  const day = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  return day === 0 ? 7 : day;
+}
+
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** Every calendar date from `from` to `to` inclusive. */
+export function datesBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+/** ISO text of an instant with the zone's offset, as the slots answer shows it ("...T09:00:00.000+02:00"). */
+export function isoIn(ms: number, zone: string): string {
+  const offset = offsetAt(ms, zone);
+  const local = new Date(ms + offset).toISOString().slice(0, 23);
+  // the zone named UTC (or GMT) is written Z; any other zone writes its offset, +00:00 included
+  if (/^(utc|gmt)$/i.test(zone)) return `${local}Z`;
+  const minutes = Math.round(Math.abs(offset) / 60_000);
+  const hh = String(Math.floor(minutes / 60)).padStart(2, "0"), mm = String(minutes % 60).padStart(2, "0");
+  return `${local}${offset < 0 ? "-" : "+"}${hh}:${mm}`;
+}
+
+/** The start of the day, week (by weekStart), month or year an instant falls in, as a key. */
+export function periodKey(
+  ms: number,
+  zone: string,
+  period: "day" | "week" | "month" | "year",
+  weekStart = 1,
+): string {
+  const date = dateIn(ms, zone);
+  if (period === "day") return date;
+  if (period === "month") return date.slice(0, 7);
+  if (period === "year") return date.slice(0, 4);
+  const back = (weekdayOf(date) - weekStart + 7) % 7;
+  return addDays(date, -back);
+}
+
+/** The first day of the period after the one `ms` falls in (for "next possible booking" answers). */
+export function nextPeriodStart(ms: number, zone: string, period: "week" | "month", weekStart = 1): string {
+  if (period === "week") return addDays(periodKey(ms, zone, "week", weekStart), 7);
+  const [y, m] = dateIn(ms, zone).split("-").map(Number);
+  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+}

@@ -1,0 +1,75 @@
+// Paid bookings on the wire: POST /book/{slug}/checkout (the booker page, or any caller, starts a
+// checkout), POST /v2/payments/webhook (the provider's signed events; no key: the signature is the
+// credential) and GET /v2/payments/{sessionId} (the fulfilment's state, for the success page).
+import type { Context } from "hono";
+import type { FunctionContext } from "../../../shared/context.ts";
+import { PaymentError, PaymentSignatureError, providerFor } from "../../../shared/payments/mod.ts";
+import type { SchedulingEnv } from "../access.ts";
+import { ownAddressOnly } from "../domain/bookings.ts";
+import { CHECKOUT_KIND, fulfilCheckout, startCheckout } from "../domain/payments.ts";
+import { badRequest, notFound, SchedulingError, success } from "../envelope.ts";
+import { bookingById, paymentBySession } from "../store.ts";
+import { bookingOut } from "../wire.ts";
+import { parseCreate } from "./bookings.ts";
+import { catalogOf, depsOf, jsonBody } from "./common.ts";
+
+type C = Context<SchedulingEnv>;
+
+export function paymentRoutes(ctx: FunctionContext) {
+  const notifyUrl = `${ctx.config.functionsUrl}/functions/v1/scheduling-api/v2/payments/webhook`;
+  return {
+    async checkout(c: C) {
+      const deps = await depsOf(ctx, c);
+      const body = await jsonBody(c);
+      delete body.eventTypeId;
+      body.eventTypeSlug = c.req.param("slug");
+      const input = parseCreate(body, deps.catalog, c.get("caller"));
+      ownAddressOnly(c.get("caller"), input.attendee.email);
+      const page = `${ctx.config.publicUrl}/book/${input.type.slug}`;
+      try {
+        const session = await startCheckout(deps, providerFor(ctx), input, {
+          success: `${page}?paid={CHECKOUT_SESSION_ID}`,
+          cancel: `${page}?checkout=cancelled`,
+          notify: notifyUrl,
+        });
+        return success(c, session, 201);
+      } catch (error) {
+        if (error instanceof PaymentError) {
+          throw new SchedulingError("BAD_GATEWAY", `The payment provider refused: ${error.message}`);
+        }
+        throw error;
+      }
+    },
+
+    async webhook(c: C) {
+      const raw = await c.req.text();
+      let event;
+      try {
+        event = await providerFor(ctx).verifyEvent(raw, c.req.header("stripe-signature") ?? null);
+      } catch (error) {
+        if (error instanceof PaymentSignatureError) throw new SchedulingError("UNAUTHORIZED", error.message);
+        if (error instanceof PaymentError) throw badRequest(error.message);
+        throw error;
+      }
+      if (event.type !== "checkout.session.completed" || event.metadata.kind !== CHECKOUT_KIND) {
+        return success(c, { handled: false, type: event.type });
+      }
+      const result = await fulfilCheckout(await depsOf(ctx, c), event);
+      return success(c, { handled: true, ...result });
+    },
+
+    /** the fulfilment's state; the session id is the buyer's secret, so it shows the booking it made */
+    async status(c: C) {
+      const row = await paymentBySession(ctx.sql, c.req.param("id")!);
+      if (!row) throw notFound(`Payment ${c.req.param("id")}`);
+      const booking = row.booking_id === null ? undefined : await bookingById(ctx.sql, row.booking_id);
+      return success(c, {
+        sessionId: row.session_id,
+        status: row.status,
+        eventTypeSlug: row.event_type_slug,
+        start: row.start_at?.toISOString() ?? null,
+        booking: booking ? bookingOut(booking, await catalogOf(ctx, c)) : null,
+      });
+    },
+  };
+}

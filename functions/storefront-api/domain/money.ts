@@ -1,0 +1,23 @@
+// MoneyV2 on the wire. Shopify prints Decimal amounts with at least one decimal and no trailing zero
+// after it ("25.0", "19.5", "12.55"); shopify-buy's checkout mapping breaks on "25.00", so we print the same.
+import { currencyExponent } from "../../../shared/payments/money.ts";
+
+export interface MoneyV2 {
+  amount: string;
+  currencyCode: string;
+}
+
+/** Minor units as Shopify's Decimal text. */
+export function decimalText(minor: number, currency: string): string {
+  const digits = currencyExponent(currency);
+  const scale = 10 ** digits;
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor);
+  const whole = Math.floor(abs / scale);
+  const fraction = digits ? String(abs % scale).padStart(digits, "0").replace(/0+$/, "") : "";
+  return `${sign}${whole}.${fraction || "0"}`;
+}
+
+export function money(minor: number, currency: string): MoneyV2 {
+  return { amount: decimalText(minor, currency), currencyCode: currency };
+}

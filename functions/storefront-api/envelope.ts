@@ -1,0 +1,82 @@
+// The only code that builds the Store API's error bodies: { errors: [ { message, extensions? } ] }
+// (spec: Store API errors). Handlers throw StoreError; the app's onError turns anything thrown into
+// this shape, so no client ever sees a stack trace or a plain-text error.
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { readJsonBody } from "../../shared/http.ts";
+
+export class StoreError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly headers: Record<string, string> = {},
+    /** more members of the body (the sign-in intent of a checkout a guest may not make) */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, code = "BAD_REQUEST") => new StoreError(400, message, code);
+export const notFound = (message = "Not Found") => new StoreError(404, message, "NOT_FOUND");
+
+export function errorBody(error: StoreError) {
+  return {
+    errors: [{ message: error.message, ...(error.code ? { extensions: { code: error.code } } : {}) }],
+    ...error.extra,
+  };
+}
+
+/** A route's JSON body (undefined when empty); a body that is not JSON is the store's 400. */
+export async function jsonBody(request: Request): Promise<any> {
+  try {
+    return await readJsonBody(request);
+  } catch {
+    throw badRequest("The body is not JSON.");
+  }
+}
+
+/** JSON answers of the API: always application/json (the clients refuse anything else on a 2xx). */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+export function storeErrorHandler(error: Error, c: Context): Response {
+  let failure: StoreError;
+  if (error instanceof StoreError) failure = error;
+  else if (error instanceof HTTPException && error.status < 500) {
+    failure = new StoreError(
+      error.status,
+      error.message || "Bad Request",
+      error.status === 404 ? "NOT_FOUND" : "BAD_REQUEST",
+    );
+  } else {
+    console.error(`storefront-api: request ${c.get("requestId") ?? ""} failed:`, error);
+    failure = new StoreError(
+      500,
+      "Internal error. Looks like something went wrong on our end.",
+      "INTERNAL_SERVER_ERROR",
+    );
+  }
+  return json(errorBody(failure), failure.status, failure.headers);
+}
+
+/** A pass-through target that is not deployed answers 404 in that API's own style. */
+export function targetNotFound(target: "support" | "forms" | "content", requestId: string): Response {
+  if (target === "support") return json({ error: "Resource could not be found" }, 404);
+  if (target === "forms") {
+    return json({ code: "NOT_FOUND", description: "The requested resource was not found." }, 404);
+  }
+  return new Response(
+    JSON.stringify({
+      sys: { type: "Error", id: "NotFound" },
+      message: "The resource could not be found.",
+      requestId,
+    }),
+    { status: 404, headers: { "content-type": "application/vnd.contentful.delivery.v1+json" } },
+  );
+}

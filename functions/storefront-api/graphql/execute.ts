@@ -1,0 +1,178 @@
+// Runs one GraphQL request: parse (bounded), validate (cached per document), check depth and cost,
+// execute. Faults in the query come back as GraphQL errors (HTTP 200); an unexpected failure inside a
+// resolver is masked as INTERNAL_SERVER_ERROR and logged, never shown.
+import { makeExecutableSchema } from "@graphql-tools/schema";
+import {
+  type DocumentNode,
+  execute,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from "graphql";
+import { StoreInputError } from "../domain/errors.ts";
+import { limitErrors, measure } from "./limits.ts";
+import { resolvers } from "./resolvers.ts";
+import { typeDefs } from "./schema.ts";
+import type { StoreContext } from "./context.ts";
+
+let built: GraphQLSchema | undefined;
+export function storefrontSchema(): GraphQLSchema {
+  built ??= makeExecutableSchema({ typeDefs, resolvers: resolvers as never });
+  return built;
+}
+
+/** documents are parsed and validated once; the same query text (a client's fixed documents) reuses it */
+const documents = new Map<string, { document?: DocumentNode; errors?: readonly GraphQLError[] }>();
+const DOCUMENT_CACHE = 500;
+/** a query document larger than this is refused before parsing */
+export const MAX_QUERY_BYTES = 100_000;
+const MAX_TOKENS = 20_000;
+
+function prepared(schema: GraphQLSchema, query: string) {
+  let entry = documents.get(query);
+  if (entry) return entry;
+  try {
+    const document = parse(query, { maxTokens: MAX_TOKENS });
+    const errors = validate(schema, document);
+    entry = errors.length
+      ? { errors: errors.map((e) => withCode(e, "GRAPHQL_VALIDATION_FAILED")) }
+      : { document };
+  } catch (error) {
+    entry = { errors: [withCode(error as GraphQLError, "GRAPHQL_PARSE_FAILED")] };
+  }
+  if (documents.size >= DOCUMENT_CACHE) documents.delete(documents.keys().next().value!);
+  documents.set(query, entry);
+  return entry;
+}
+
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...error.extensions, code },
+  });
+}
+
+export interface GraphQLRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+export interface GraphQLResponse {
+  data?: unknown;
+  errors?: GraphQLFormattedError[];
+  extensions?: Record<string, unknown>;
+}
+
+/** The operation a request runs (by operationName, or the only one). */
+function operationOf(document: DocumentNode, name?: string): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode =>
+    d.kind === Kind.OPERATION_DEFINITION
+  );
+  if (name) return operations.find((o) => o.name?.value === name);
+  return operations.length === 1 ? operations[0] : undefined;
+}
+
+/** Reads @inContext(language:, country:) off the operation (the locale and country of the answer). */
+export function inContextOf(
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown>,
+): { language?: string; country?: string } {
+  const operation = operationOf(document, operationName);
+  const directive = operation?.directives?.find((d) => d.name.value === "inContext");
+  const out: { language?: string; country?: string } = {};
+  for (const arg of directive?.arguments ?? []) {
+    const value = arg.value.kind === Kind.ENUM
+      ? arg.value.value
+      : arg.value.kind === Kind.VARIABLE
+      ? variables[arg.value.name.value]
+      : undefined;
+    if (typeof value === "string" && (arg.name.value === "language" || arg.name.value === "country")) {
+      out[arg.name.value] = value;
+    }
+  }
+  return out;
+}
+
+export function formatError(error: GraphQLError): GraphQLFormattedError {
+  const original = error.originalError;
+  if (original && !(original instanceof GraphQLError)) {
+    if (original instanceof StoreInputError) {
+      return {
+        message: original.message,
+        locations: error.locations,
+        path: error.path,
+        extensions: { code: original.code },
+      };
+    }
+    console.error("storefront-api: resolver failed:", original);
+    return {
+      message: "Internal error. Looks like something went wrong on our end.",
+      locations: error.locations,
+      path: error.path,
+      extensions: { code: "INTERNAL_SERVER_ERROR" },
+    };
+  }
+  return error.toJSON();
+}
+
+/**
+ * Prepares a request: the document (or the errors that stop it), and the operation's kind. The context
+ * is made by the caller once the document is known (it needs @inContext).
+ */
+export function prepare(request: GraphQLRequest):
+  | { errors: GraphQLFormattedError[] }
+  | { document: DocumentNode; operation: OperationDefinitionNode } {
+  const schema = storefrontSchema();
+  if (request.query.length > MAX_QUERY_BYTES) {
+    return {
+      errors: [{
+        message: `The query is larger than ${MAX_QUERY_BYTES} bytes.`,
+        extensions: { code: "MAX_QUERY_SIZE_EXCEEDED" },
+      }],
+    };
+  }
+  const entry = prepared(schema, request.query);
+  if (entry.errors) return { errors: entry.errors.map((e) => e.toJSON()) };
+  const document = entry.document!;
+  const operation = operationOf(document, request.operationName);
+  if (!operation) {
+    const message = request.operationName
+      ? `Unknown operation named "${request.operationName}".`
+      : "Must provide operation name if query contains multiple operations.";
+    return { errors: [{ message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }] };
+  }
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  const limits = limitErrors(measure(schema, operation, fragments, request.variables ?? {}));
+  if (limits.length) return { errors: limits.map((e) => e.toJSON()) };
+  return { document, operation };
+}
+
+export async function run(
+  document: DocumentNode,
+  request: GraphQLRequest,
+  context: StoreContext,
+): Promise<GraphQLResponse> {
+  const result = await execute({
+    schema: storefrontSchema(),
+    document,
+    variableValues: request.variables,
+    operationName: request.operationName,
+    contextValue: context,
+  }) as ExecutionResult;
+  const response: GraphQLResponse = {};
+  if (result.errors?.length) response.errors = result.errors.map(formatError);
+  if ("data" in result) response.data = result.data;
+  return response;
+}

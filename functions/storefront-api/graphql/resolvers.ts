@@ -1,0 +1,656 @@
+// Resolvers: thin maps from the domain (catalog, carts, shop) to the Storefront API's wire shapes.
+// Parents carry a __typename so the Node, Merchandise and other abstract types resolve.
+import { type CollectionRow } from "../store.ts";
+import * as store from "../store.ts";
+import { descriptionText, fieldValue, priceRange, type Product, type Variant } from "../domain/catalog.ts";
+import type { Attribute } from "../domain/cart.ts";
+import { StoreInputError } from "../domain/errors.ts";
+import { richTextHtml } from "../domain/html.ts";
+import { gid, parseGid } from "../domain/ids.ts";
+import { type ImageTransform, imageUrl } from "../domain/images.ts";
+import { money } from "../domain/money.ts";
+import {
+  type Connection,
+  connectionFrom,
+  connectionOfList,
+  type PageArgs,
+  windowOf,
+} from "../domain/paging.ts";
+import { languageCode, POLICY_FIELDS } from "../domain/shop.ts";
+import * as carts from "./carts.ts";
+import type { CartView } from "./carts.ts";
+import { sortContextOf, type StoreContext, variantOf } from "./context.ts";
+import { LANGUAGE_CODES } from "./enums.ts";
+import type { AssetRow, CatalogRow, CollectionSort, ProductSort } from "../store.ts";
+import type { RichTextDocument } from "../../../shared/richtext.ts";
+import { richTextPlainText } from "../../../shared/richtext.ts";
+import { escapeHtml } from "../../../shared/html.ts";
+
+type Args = Record<string, any>;
+type Ctx = StoreContext;
+
+interface ProductParent {
+  __typename: "Product";
+  product: Product;
+}
+interface VariantParent {
+  __typename: "ProductVariant";
+  product: Product;
+  variant: Variant;
+}
+interface CollectionParent {
+  __typename: "Collection";
+  row: CollectionRow;
+}
+interface ImageParent {
+  __typename: "Image";
+  asset: AssetRow;
+  alt: string | null;
+  /** a collection's image (its id says CollectionImage) */
+  collection?: boolean;
+}
+
+const productParent = (product: Product): ProductParent => ({ __typename: "Product", product });
+const variantParent = (product: Product, variant: Variant): VariantParent => ({
+  __typename: "ProductVariant",
+  product,
+  variant,
+});
+const collectionParent = (row: CollectionRow): CollectionParent => ({ __typename: "Collection", row });
+const imageParent = (asset: AssetRow, alt: string | null): ImageParent => ({
+  __typename: "Image",
+  asset,
+  alt,
+});
+const iso = (d: Date) => new Date(d).toISOString();
+const emptyConnection = (): Connection<never> => ({
+  edges: [],
+  nodes: [],
+  pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+});
+const metafieldResolvers = {
+  metafield: () => null,
+  metafields: (_: unknown, args: { identifiers: unknown[] }) => args.identifiers.map(() => null),
+};
+
+function truncate(text: string, at?: number | null): string {
+  if (!at || at <= 0 || text.length <= at) return text;
+  return `${text.slice(0, Math.max(0, at - 1)).trimEnd()}…`;
+}
+
+// ---- sort keys ---------------------------------------------------------------------------------------
+
+const PRODUCT_SORTS: Record<string, ProductSort> = {
+  ID: "position",
+  RELEVANCE: "position",
+  BEST_SELLING: "position",
+  TITLE: "title",
+  PRICE: "price",
+  CREATED_AT: "created",
+  UPDATED_AT: "updated",
+  PRODUCT_TYPE: "type",
+  VENDOR: "vendor",
+};
+const COLLECTION_PRODUCT_SORTS: Record<string, ProductSort> = {
+  COLLECTION_DEFAULT: "collection",
+  MANUAL: "collection",
+  RELEVANCE: "collection",
+  BEST_SELLING: "collection",
+  ID: "position",
+  TITLE: "title",
+  PRICE: "price",
+  CREATED: "created",
+};
+const COLLECTION_SORTS: Record<string, CollectionSort> = {
+  ID: "position",
+  RELEVANCE: "position",
+  TITLE: "title",
+  UPDATED_AT: "updated",
+};
+
+/** The `query` argument: one word or phrase over title, description and tags; `title:` is dropped. */
+function searchWord(query: unknown): string | undefined {
+  if (typeof query !== "string") return undefined;
+  const word = query.trim().replace(/^title:/i, "").replace(/^["']|["']$/g, "").replace(/\*$/, "").trim();
+  return word || undefined;
+}
+
+const cursorValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+
+async function productConnection(ctx: Ctx, rows: CatalogRow[], window: ReturnType<typeof windowOf>) {
+  const products = new Map(await Promise.all(rows.map(async (r) => [r.id, await ctx.product(r)] as const)));
+  return connectionFrom(
+    rows,
+    window,
+    (r) => [cursorValue(r.sort_value), r.handle],
+    (r) => productParent(products.get(r.id)!),
+  );
+}
+
+// ---- lookups by id -------------------------------------------------------------------------------------
+
+async function nodeById(ctx: Ctx, id: unknown) {
+  const parsed = parseGid(id);
+  if (!parsed) return null;
+  if (parsed.type === "Product") {
+    const product = await ctx.loaders.productByHandle.load(parsed.id);
+    return product ? productParent(product) : null;
+  }
+  if (parsed.type === "ProductVariant") {
+    const hit = await variantOf(ctx, parsed.id);
+    return hit ? variantParent(hit.product, hit.variant) : null;
+  }
+  if (parsed.type === "Collection") {
+    const row = await ctx.loaders.collectionByHandle.load(parsed.id);
+    return row ? collectionParent(row) : null;
+  }
+  return null;
+}
+
+async function productOf(ctx: Ctx, args: { id?: string | null; handle?: string | null }) {
+  const handle = args.handle ?? (parseGid(args.id)?.type === "Product" ? parseGid(args.id)!.id : undefined);
+  if (!handle) return null;
+  const product = await ctx.loaders.productByHandle.load(handle);
+  return product ? productParent(product) : null;
+}
+
+async function collectionOf(ctx: Ctx, args: { id?: string | null; handle?: string | null }) {
+  const handle = args.handle ??
+    (parseGid(args.id)?.type === "Collection" ? parseGid(args.id)!.id : undefined);
+  if (!handle) return null;
+  const row = await ctx.loaders.collectionByHandle.load(handle);
+  return row ? collectionParent(row) : null;
+}
+
+async function imageOf(ctx: Ctx, assetId: string | null, alt: string | null) {
+  if (!assetId) return null;
+  const asset = await ctx.loaders.asset.load(assetId);
+  return asset ? imageParent(asset, alt) : null;
+}
+
+// ---- shop and localization ------------------------------------------------------------------------------
+
+const IMPERIAL = new Set(["US", "LR", "MM"]);
+
+function currencyOf(code: string, locale: string) {
+  let symbol = code;
+  try {
+    symbol =
+      new Intl.NumberFormat(locale, { style: "currency", currency: code, currencyDisplay: "narrowSymbol" })
+        .formatToParts(0).find((p) => p.type === "currency")?.value ?? code;
+  } catch { /* an unknown code keeps itself */ }
+  let name = code;
+  try {
+    name = new Intl.DisplayNames([locale], { type: "currency" }).of(code) ?? code;
+  } catch { /* as above */ }
+  return { isoCode: code, name, symbol };
+}
+
+function languageOf(locale: string, displayIn: string) {
+  const code = languageCode(locale, LANGUAGE_CODES);
+  const tag = code.toLowerCase().replace("_", "-");
+  const name = (l: string) => {
+    try {
+      return new Intl.DisplayNames([l], { type: "language" }).of(tag) ?? code;
+    } catch {
+      return code;
+    }
+  };
+  return { isoCode: code, name: name(displayIn), endonymName: name(tag) };
+}
+
+async function localization(ctx: Ctx) {
+  const shop = await ctx.shop();
+  const locale = ctx.locales[0];
+  const languages = ctx.site.locales.map((l) => languageOf(l.code, locale));
+  const market = { id: gid("Market", ctx.site.slug), handle: ctx.site.slug };
+  const countries = (shop.shipsTo.length ? shop.shipsTo : ["US"]).map((code) => {
+    let name = code;
+    try {
+      name = new Intl.DisplayNames([locale], { type: "region" }).of(code) ?? code;
+    } catch { /* keep the code */ }
+    return {
+      isoCode: code,
+      name,
+      currency: currencyOf(shop.currency, locale),
+      unitSystem: IMPERIAL.has(code) ? "IMPERIAL_SYSTEM" : "METRIC_SYSTEM",
+      availableLanguages: languages,
+      market,
+    };
+  });
+  const country = countries.find((c) => c.isoCode === ctx.country) ?? countries[0];
+  return {
+    availableCountries: countries,
+    availableLanguages: languages,
+    country,
+    language: languageOf(locale, locale),
+    market,
+  };
+}
+
+// ---- the resolver map ------------------------------------------------------------------------------------
+
+export const resolvers = {
+  QueryRoot: {
+    shop: () => ({}),
+    product: (_: unknown, args: Args, ctx: Ctx) => productOf(ctx, args),
+    productByHandle: (_: unknown, args: Args, ctx: Ctx) => productOf(ctx, { handle: args.handle }),
+    async products(_: unknown, args: Args, ctx: Ctx) {
+      const window = windowOf(args, 2);
+      const rows = await store.productsPage(ctx.sql, {
+        sort: PRODUCT_SORTS[args.sortKey] ?? "position",
+        reverse: Boolean(args.reverse),
+        window,
+        search: searchWord(args.query),
+        ctx: sortContextOf(ctx.site),
+      });
+      return productConnection(ctx, rows, window);
+    },
+    async productRecommendations(_: unknown, args: Args, ctx: Ctx) {
+      const found = await productOf(ctx, { id: args.productId, handle: args.productHandle });
+      if (!found) return null;
+      const window = windowOf({ first: 10 }, 2);
+      // other products of the same type, in the records' order
+      const rows = await store.productsPage(ctx.sql, {
+        sort: "position",
+        reverse: false,
+        window,
+        kind: found.product.kind,
+        exclude: found.product.handle,
+        ctx: sortContextOf(ctx.site),
+      });
+      return Promise.all(rows.slice(0, 10).map(async (r) => productParent(await ctx.product(r))));
+    },
+    async productTags(_: unknown, args: Args, ctx: Ctx) {
+      const window = windowOf({ first: args.first }, 1);
+      const tags = await store.catalogTags(ctx.sql, window.size);
+      return connectionOfList(tags, { first: args.first });
+    },
+    async productTypes(_: unknown, args: Args, ctx: Ctx) {
+      windowOf({ first: args.first }, 1);
+      return connectionOfList(await store.catalogKinds(ctx.sql), { first: args.first });
+    },
+    collection: (_: unknown, args: Args, ctx: Ctx) => collectionOf(ctx, args),
+    collectionByHandle: (_: unknown, args: Args, ctx: Ctx) => collectionOf(ctx, { handle: args.handle }),
+    async collections(_: unknown, args: Args, ctx: Ctx) {
+      const window = windowOf(args, 2);
+      const rows = await store.collectionsPage(ctx.sql, {
+        sort: COLLECTION_SORTS[args.sortKey] ?? "position",
+        reverse: Boolean(args.reverse),
+        window,
+        search: searchWord(args.query),
+        ctx: sortContextOf(ctx.site),
+      });
+      const connection = connectionFrom(
+        rows,
+        window,
+        (r) => [cursorValue(r.sort_value), r.handle],
+        collectionParent,
+      );
+      return { ...connection, totalCount: null };
+    },
+    cart: (_: unknown, args: Args, ctx: Ctx) => carts.readCartView(ctx, args.id),
+    node: (_: unknown, args: Args, ctx: Ctx) => nodeById(ctx, args.id),
+    nodes(_: unknown, args: Args, ctx: Ctx) {
+      if (args.ids.length > 250) throw new StoreInputError("`ids` may name at most 250 nodes.");
+      return Promise.all(args.ids.map((id: string) => nodeById(ctx, id)));
+    },
+    localization: (_: unknown, __: Args, ctx: Ctx) => localization(ctx),
+    publicApiVersions: () =>
+      ["2024-10", "2025-01", "2025-04", "2025-07", "2025-10", "unstable"].map((handle) => ({
+        handle,
+        displayName: handle,
+        supported: true,
+      })),
+  },
+
+  Mutation: {
+    cartCreate: (_: unknown, args: Args, ctx: Ctx) => carts.createCart(ctx, args.input),
+    cartLinesAdd: (_: unknown, args: Args, ctx: Ctx) => carts.linesAdd(ctx, args.cartId, args.lines),
+    cartLinesUpdate: (_: unknown, args: Args, ctx: Ctx) => carts.linesUpdate(ctx, args.cartId, args.lines),
+    cartLinesRemove: (_: unknown, args: Args, ctx: Ctx) => carts.linesRemove(ctx, args.cartId, args.lineIds),
+    cartBuyerIdentityUpdate: (_: unknown, args: Args, ctx: Ctx) =>
+      carts.buyerIdentityUpdate(ctx, args.cartId, args.buyerIdentity),
+    cartAttributesUpdate: (_: unknown, args: Args, ctx: Ctx) =>
+      carts.attributesUpdate(ctx, args.cartId, args.attributes),
+    cartNoteUpdate: (_: unknown, args: Args, ctx: Ctx) => carts.noteUpdate(ctx, args.cartId, args.note),
+    cartDiscountCodesUpdate: (_: unknown, args: Args, ctx: Ctx) =>
+      carts.unchanged(ctx, args.cartId, { discountCodes: args.discountCodes ?? [] }),
+    cartGiftCardCodesUpdate: (_: unknown, args: Args, ctx: Ctx) =>
+      giftCardsUnavailable(ctx, args.cartId, args.giftCardCodes),
+    cartGiftCardCodesRemove: (_: unknown, args: Args, ctx: Ctx) => carts.unchanged(ctx, args.cartId),
+  },
+
+  Shop: {
+    id: (_: unknown, __: Args, ctx: Ctx) => gid("Shop", ctx.site.slug),
+    name: async (_: unknown, __: Args, ctx: Ctx) => (await ctx.shop()).name,
+    description: async (_: unknown, __: Args, ctx: Ctx) => (await ctx.shop()).description,
+    primaryDomain: (_: unknown, __: Args, ctx: Ctx) => {
+      const url = new URL(ctx.publicUrl);
+      return { host: url.host, url: url.origin, sslEnabled: url.protocol === "https:" };
+    },
+    paymentSettings: async (_: unknown, __: Args, ctx: Ctx) => {
+      const shop = await ctx.shop();
+      return {
+        acceptedCardBrands: ["VISA", "MASTERCARD", "AMERICAN_EXPRESS"],
+        cardVaultUrl: `${ctx.publicUrl}/cart`,
+        countryCode: shop.shipsTo[0] ?? "US",
+        currencyCode: shop.currency,
+        enabledPresentmentCurrencies: [shop.currency],
+        shopifyPaymentsAccountId: null,
+        supportedDigitalWallets: [],
+      };
+    },
+    shipsToCountries: async (_: unknown, __: Args, ctx: Ctx) => (await ctx.shop()).shipsTo,
+    moneyFormat: async (_: unknown, __: Args, ctx: Ctx) => {
+      const shop = await ctx.shop();
+      return `${currencyOf(shop.currency, ctx.locales[0]).symbol}{{amount}}`;
+    },
+    ...Object.fromEntries(
+      Object.entries(POLICY_FIELDS).map(([field, policy]) => [
+        field,
+        async (_: unknown, __: Args, ctx: Ctx) => {
+          const body = (await ctx.shop()).policies[policy.key];
+          return body === undefined ? null : {
+            id: gid("ShopPolicy", policy.handle),
+            title: policy.title,
+            handle: policy.handle,
+            body,
+            url: `${ctx.publicUrl}/policies/${policy.handle}`,
+          };
+        },
+      ]),
+    ),
+    ...metafieldResolvers,
+  },
+
+  Node: { __resolveType: (parent: { __typename: string }) => parent.__typename },
+  HasMetafields: { __resolveType: (parent: { __typename?: string }) => parent.__typename ?? "Shop" },
+  OnlineStorePublishable: { __resolveType: (parent: { __typename: string }) => parent.__typename },
+  Trackable: { __resolveType: (parent: { __typename: string }) => parent.__typename },
+  Merchandise: { __resolveType: () => "ProductVariant" },
+  BaseCartLine: { __resolveType: () => "CartLine" },
+  DeliveryAddress: { __resolveType: () => "MailingAddress" },
+  CartDiscountAllocation: { __resolveType: () => "CartCodeDiscountAllocation" },
+  PricingValue: { __resolveType: (v: object) => ("amount" in v ? "MoneyV2" : "PricingPercentageValue") },
+
+  Product: {
+    id: (p: ProductParent) => gid("Product", p.product.handle),
+    handle: (p: ProductParent) => p.product.handle,
+    title: (p: ProductParent) => p.product.title,
+    description: (p: ProductParent, args: Args) => truncate(descriptionText(p.product), args.truncateAt),
+    descriptionHtml: (p: ProductParent) =>
+      p.product.body
+        ? richTextHtml(p.product.body)
+        : p.product.summary
+        ? `<p>${escapeHtml(p.product.summary)}</p>`
+        : "",
+    productType: (p: ProductParent) => p.product.kind,
+    vendor: (p: ProductParent) => p.product.vendor,
+    tags: (p: ProductParent) => p.product.tags,
+    availableForSale: (p: ProductParent) =>
+      p.product.available && p.product.variants.some((v) => v.available),
+    isGiftCard: () => false,
+    createdAt: (p: ProductParent) => iso(p.product.createdAt),
+    updatedAt: (p: ProductParent) => iso(p.product.updatedAt),
+    publishedAt: (p: ProductParent) => iso(p.product.createdAt),
+    onlineStoreUrl: () => null,
+    trackingParameters: () => null,
+    featuredImage: (p: ProductParent, _: Args, ctx: Ctx) =>
+      imageOf(ctx, p.product.imageIds[0] ?? null, p.product.title),
+    async images(p: ProductParent, args: PageArgs, ctx: Ctx) {
+      const images = (await Promise.all(p.product.imageIds.map((id) => imageOf(ctx, id, p.product.title))))
+        .filter((i): i is ImageParent => i !== null);
+      return connectionOfList(images, args);
+    },
+    options: (p: ProductParent, args: Args) =>
+      p.product.options.slice(0, args.first ?? undefined).map((option) => ({ product: p.product, option })),
+    variants: (p: ProductParent, args: PageArgs) =>
+      connectionOfList(p.product.variants.map((v) => variantParent(p.product, v)), args),
+    variantsCount: (p: ProductParent) => ({ count: p.product.variants.length, precision: "EXACT" }),
+    variantBySelectedOptions: (p: ProductParent, args: Args) => {
+      const v = matchVariant(p.product, args.selectedOptions, args);
+      return v ? variantParent(p.product, v) : null;
+    },
+    selectedOrFirstAvailableVariant: (p: ProductParent, args: Args) => {
+      const v = (args.selectedOptions ? matchVariant(p.product, args.selectedOptions, args) : undefined) ??
+        p.product.variants.find((x) => x.available) ?? p.product.variants[0];
+      return v ? variantParent(p.product, v) : null;
+    },
+    priceRange: (p: ProductParent) => rangeOf(p.product, (v) => v.price),
+    compareAtPriceRange: (p: ProductParent) => rangeOf(p.product, (v) => v.compareAtPrice),
+    async collections(p: ProductParent, args: PageArgs, ctx: Ctx) {
+      const rows = await ctx.loaders.collectionsOf.load(p.product);
+      return { ...connectionOfList(rows.map(collectionParent), args), totalCount: rows.length };
+    },
+    seo: (p: ProductParent) => ({ title: p.product.title, description: p.product.summary || null }),
+    totalInventory: () => null,
+    requiresSellingPlan: () => false,
+    sellingPlanGroups: emptyConnection,
+    encodedVariantExistence: () => null,
+    encodedVariantAvailability: () => null,
+    ...metafieldResolvers,
+  },
+
+  ProductOption: {
+    id: (o: { product: Product; option: { name: string } }) =>
+      gid("ProductOption", `${o.product.handle}/${o.option.name}`),
+    name: (o: { option: { name: string } }) => o.option.name,
+    values: (o: { option: { values: string[] } }) => o.option.values,
+    optionValues: (o: { product: Product; option: { name: string; values: string[] } }) =>
+      o.option.values.map((value) => {
+        const first = o.product.variants.find((v) =>
+          v.selectedOptions.some((s) => s.name === o.option.name && s.value === value)
+        );
+        return {
+          id: gid("ProductOptionValue", `${o.product.handle}/${o.option.name}/${value}`),
+          name: value,
+          swatch: null,
+          firstSelectableVariant: first ? variantParent(o.product, first) : null,
+        };
+      }),
+  },
+
+  ProductVariant: {
+    id: (v: VariantParent) => gid("ProductVariant", v.variant.key),
+    title: (v: VariantParent) => v.variant.title,
+    sku: (v: VariantParent) => v.variant.sku,
+    barcode: () => null,
+    price: (v: VariantParent) => money(v.variant.price, v.variant.currency),
+    priceV2: (v: VariantParent) => money(v.variant.price, v.variant.currency),
+    compareAtPrice: (v: VariantParent) =>
+      v.variant.compareAtPrice === null ? null : money(v.variant.compareAtPrice, v.variant.currency),
+    compareAtPriceV2: (v: VariantParent) =>
+      v.variant.compareAtPrice === null ? null : money(v.variant.compareAtPrice, v.variant.currency),
+    unitPrice: () => null,
+    unitPriceMeasurement: () => null,
+    availableForSale: (v: VariantParent) => v.variant.available,
+    currentlyNotInStock: () => false,
+    quantityAvailable: () => null,
+    requiresShipping: (v: VariantParent) => v.variant.requiresShipping,
+    requiresComponents: () => false,
+    selectedOptions: (v: VariantParent) => v.variant.selectedOptions,
+    image: (v: VariantParent, _: Args, ctx: Ctx) => imageOf(ctx, v.variant.imageId, v.product.title),
+    product: (v: VariantParent) => productParent(v.product),
+    weight: (v: VariantParent) => v.variant.weight,
+    weightUnit: () => "KILOGRAMS",
+    taxable: () => true,
+    sellingPlanAllocations: emptyConnection,
+    ...metafieldResolvers,
+  },
+
+  Image: {
+    id: (i: ImageParent) => gid(i.collection ? "CollectionImage" : "ProductImage", i.asset.id),
+    url: (i: ImageParent, args: { transform?: ImageTransform }, ctx: Ctx) =>
+      imageUrl(i.asset, ctx.publicUrl, ctx.space, args.transform),
+    src: (i: ImageParent, _: Args, ctx: Ctx) => imageUrl(i.asset, ctx.publicUrl, ctx.space),
+    originalSrc: (i: ImageParent, _: Args, ctx: Ctx) => imageUrl(i.asset, ctx.publicUrl, ctx.space),
+    transformedSrc: (i: ImageParent, args: ImageTransform, ctx: Ctx) =>
+      imageUrl(i.asset, ctx.publicUrl, ctx.space, args),
+    altText: (i: ImageParent, _: Args, ctx: Ctx) => {
+      const described = ctx.locales.map((l) => i.asset.description?.[l]).find((d) => d);
+      return described || i.alt;
+    },
+    width: (i: ImageParent) => i.asset.width,
+    height: (i: ImageParent) => i.asset.height,
+    thumbhash: () => null,
+  },
+
+  Collection: {
+    id: (c: CollectionParent) => gid("Collection", c.row.handle),
+    handle: (c: CollectionParent) => c.row.handle,
+    title: (c: CollectionParent, _: Args, ctx: Ctx) => collectionText(c.row, "title", ctx) || c.row.handle,
+    description: (c: CollectionParent, args: Args, ctx: Ctx) => {
+      const body = fieldValue(c.row, "body", ctx.locales) as RichTextDocument | undefined;
+      const text = (body?.nodeType === "document" ? richTextPlainText(body).trim() : "") ||
+        collectionText(c.row, "summary", ctx);
+      return truncate(text, args.truncateAt);
+    },
+    descriptionHtml: (c: CollectionParent, _: Args, ctx: Ctx) => {
+      const body = fieldValue(c.row, "body", ctx.locales) as RichTextDocument | undefined;
+      if (body?.nodeType === "document") return richTextHtml(body);
+      const summary = collectionText(c.row, "summary", ctx);
+      return summary ? `<p>${escapeHtml(summary)}</p>` : "";
+    },
+    image: async (c: CollectionParent, _: Args, ctx: Ctx) => {
+      const id =
+        (fieldValue(c.row, "image", ctx.locales) as { sys?: { id?: string } } | undefined)?.sys?.id ?? null;
+      const image = await imageOf(ctx, id, collectionText(c.row, "title", ctx));
+      return image ? { ...image, collection: true } : null;
+    },
+    updatedAt: (c: CollectionParent) => iso(c.row.updated_at),
+    onlineStoreUrl: () => null,
+    trackingParameters: () => null,
+    async products(c: CollectionParent, args: Args, ctx: Ctx) {
+      const window = windowOf(args, 2);
+      const sort = COLLECTION_PRODUCT_SORTS[args.sortKey] ?? "collection";
+      const rows = await ctx.loaders.collectionProducts.load({
+        names: c.row.names,
+        sort,
+        reverse: Boolean(args.reverse),
+        window,
+        args,
+      });
+      return productConnection(ctx, rows, window);
+    },
+    seo: (c: CollectionParent, _: Args, ctx: Ctx) => ({
+      title: collectionText(c.row, "title", ctx) || c.row.handle,
+      description: collectionText(c.row, "summary", ctx) || null,
+    }),
+    ...metafieldResolvers,
+  },
+
+  Cart: {
+    id: (c: CartView) => gid("Cart", c.token),
+    checkoutUrl: (c: CartView, _: Args, ctx: Ctx) => `${ctx.publicUrl}/cart/c/${c.token}`,
+    createdAt: (c: CartView) => iso(c.row.created_at),
+    updatedAt: (c: CartView) => iso(c.row.updated_at),
+    totalQuantity: (c: CartView) => c.cost.quantity,
+    lines: (c: CartView, args: PageArgs) =>
+      connectionOfList(c.cost.lines.map((priced) => ({ cart: c, priced })), args),
+    cost: (c: CartView) => {
+      const m = (minor: number) => money(minor, c.cost.currency);
+      return {
+        subtotalAmount: m(c.cost.subtotal),
+        totalAmount: m(c.cost.total),
+        checkoutChargeAmount: m(c.cost.total),
+        // tax and duties are not charged by the site; shipping is priced at checkout by country
+        totalTaxAmount: null,
+        totalDutyAmount: null,
+        subtotalAmountEstimated: false,
+        totalAmountEstimated: false,
+        totalTaxAmountEstimated: false,
+        totalDutyAmountEstimated: false,
+      };
+    },
+    buyerIdentity: (c: CartView) => ({
+      email: c.row.buyer.email ?? null,
+      phone: c.row.buyer.phone ?? null,
+      countryCode: c.row.buyer.countryCode ?? null,
+      customer: null,
+      deliveryAddressPreferences: [],
+      preferences: null,
+    }),
+    attributes: (c: CartView) => c.row.attributes,
+    attribute: (c: CartView, args: Args) =>
+      c.row.attributes.find((a: Attribute) => a.key === args.key) ?? null,
+    note: (c: CartView) => c.row.note,
+    discountCodes: (c: CartView) => (c.discountCodes ?? []).map((code) => ({ code, applicable: false })),
+    discountAllocations: () => [],
+    deliveryGroups: emptyConnection,
+    appliedGiftCards: () => [],
+    ...metafieldResolvers,
+  },
+
+  CartLine: {
+    id: (l: LineParent) => gid("CartLine", l.priced.line.id),
+    quantity: (l: LineParent) => l.priced.line.quantity,
+    merchandise: (l: LineParent) =>
+      variantParent(l.cart.products.get(l.priced.variant.key)!, l.priced.variant),
+    attributes: (l: LineParent) => l.priced.line.attributes,
+    attribute: (l: LineParent, args: Args) =>
+      l.priced.line.attributes.find((a) => a.key === args.key) ?? null,
+    cost: (l: LineParent) => {
+      const { variant } = l.priced;
+      return {
+        amountPerQuantity: money(variant.price, variant.currency),
+        compareAtAmountPerQuantity: variant.compareAtPrice === null
+          ? null
+          : money(variant.compareAtPrice, variant.currency),
+        subtotalAmount: money(l.priced.subtotal, variant.currency),
+        totalAmount: money(l.priced.subtotal, variant.currency),
+      };
+    },
+    discountAllocations: () => [],
+    sellingPlanAllocation: () => null,
+  },
+
+  Market: { ...metafieldResolvers },
+  MailingAddress: { formatted: () => [] },
+};
+
+interface LineParent {
+  cart: CartView;
+  priced: CartView["cost"]["lines"][number];
+}
+
+function collectionText(row: CollectionRow, field: string, ctx: Ctx): string {
+  const value = fieldValue(row, field, ctx.locales);
+  return typeof value === "string" ? value : "";
+}
+
+function rangeOf(product: Product, pick: (v: Variant) => number | null) {
+  const { min, max } = priceRange(product, pick);
+  return { minVariantPrice: money(min, product.currency), maxVariantPrice: money(max, product.currency) };
+}
+
+/** variantBySelectedOptions: the variant whose options are exactly the ones selected (known ones). */
+function matchVariant(
+  product: Product,
+  selected: { name: string; value: string }[],
+  flags: { ignoreUnknownOptions?: boolean; caseInsensitiveMatch?: boolean },
+): Variant | undefined {
+  const norm = (s: string) => (flags.caseInsensitiveMatch ? s.toLowerCase() : s);
+  const optionNames = new Set(product.options.map((o) => norm(o.name)));
+  const known = selected.filter((s) => optionNames.has(norm(s.name)));
+  if (known.length < selected.length && !flags.ignoreUnknownOptions) return undefined;
+  return product.variants.find((v) =>
+    v.selectedOptions.length === known.length &&
+    v.selectedOptions.every((o) =>
+      known.some((s) => norm(s.name) === norm(o.name) && norm(s.value) === norm(o.value))
+    )
+  );
+}
+
+async function giftCardsUnavailable(ctx: Ctx, cartId: string, codes: string[]) {
+  const payload = await carts.unchanged(ctx, cartId);
+  if (!payload.cart || codes.length === 0) return payload;
+  return {
+    ...payload,
+    warnings: [{
+      code: "PAYMENTS_GIFT_CARDS_UNAVAILABLE",
+      message: "This store does not take gift cards.",
+      target: gid("Cart", payload.cart.token),
+    }],
+  };
+}

@@ -1,0 +1,24 @@
+// Deploy entry for the storefront-api function (Supabase Edge Functions or any Deno host). The
+// pass-through routes reach the other functions over HTTP through the site's public address, where the
+// host in front applies the rewrite table (web/rewrites.ts) and so finds each function.
+import { createContext } from "../../shared/context.ts";
+import { readConfig } from "../../shared/config.ts";
+import { stripFunctionPrefix } from "../../shared/http.ts";
+import { createStorefrontApp } from "./app.ts";
+
+const config = readConfig();
+const app = createStorefrontApp(createContext(config), {
+  forward: async (_fn, request) => {
+    const url = new URL(request.url);
+    const response = await fetch(`${config.publicUrl}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+    });
+    return response;
+  },
+});
+Deno.serve((request, info) =>
+  app.fetch(stripFunctionPrefix("storefront-api", request), { remoteAddr: info.remoteAddr })
+);

@@ -1,0 +1,85 @@
+// POST and GET /api/<any version>/graphql.json (and /graphql, which shopify-buy posts to): the request
+// shape is checked here (400 when it is not a GraphQL request); everything about the query itself is a
+// GraphQL answer with HTTP 200.
+import type { Context } from "hono";
+import type { FunctionContext } from "../../../shared/context.ts";
+import type { StoreEnv } from "../access.ts";
+import { badRequest, json, StoreError } from "../envelope.ts";
+import { createStoreContext } from "../graphql/context.ts";
+import { type GraphQLRequest, inContextOf, prepare, run } from "../graphql/execute.ts";
+import { requestLocales } from "../domain/shop.ts";
+
+async function readRequest(c: Context<StoreEnv>): Promise<GraphQLRequest> {
+  if (c.req.method === "GET") {
+    const query = c.req.query("query");
+    if (!query) throw badRequest("A GraphQL request needs a query: ?query=...");
+    const variables = c.req.query("variables");
+    let parsed: unknown;
+    try {
+      parsed = variables ? JSON.parse(variables) : undefined;
+    } catch {
+      throw badRequest("The variables parameter is not JSON.");
+    }
+    return checked({ query, variables: parsed, operationName: c.req.query("operationName") ?? undefined });
+  }
+  const type = c.req.header("content-type") ?? "";
+  const text = await c.req.text();
+  // Shopify also takes the bare query as application/graphql
+  if (type.includes("application/graphql")) return checked({ query: text });
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw badRequest("The body is not JSON.");
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    throw badRequest("The body must be a JSON object.");
+  }
+  return checked({
+    query: body.query,
+    variables: body.variables ?? undefined,
+    operationName: body.operationName ?? undefined,
+  });
+}
+
+function checked(request: { query: unknown; variables?: unknown; operationName?: unknown }): GraphQLRequest {
+  if (typeof request.query !== "string" || request.query.trim() === "") {
+    throw badRequest("The body has no query.");
+  }
+  if (
+    request.variables !== undefined &&
+    (typeof request.variables !== "object" || Array.isArray(request.variables) || request.variables === null)
+  ) {
+    throw badRequest("variables must be a JSON object.");
+  }
+  if (request.operationName !== undefined && typeof request.operationName !== "string") {
+    throw badRequest("operationName must be a string.");
+  }
+  return request as GraphQLRequest;
+}
+
+export function graphqlHandler(ctx: FunctionContext) {
+  return async (c: Context<StoreEnv>) => {
+    const request = await readRequest(c);
+    const prepared = prepare(request);
+    if ("errors" in prepared) return json({ errors: prepared.errors });
+    // GraphQL over HTTP: a GET must not change anything
+    if (c.req.method === "GET" && prepared.operation.operation === "mutation") {
+      throw new StoreError(405, "Mutations are not allowed over GET; use POST.", "METHOD_NOT_ALLOWED", {
+        Allow: "POST",
+      });
+    }
+    const site = c.get("site");
+    const context = inContextOf(prepared.document, request.operationName, request.variables ?? {});
+    const store = createStoreContext({
+      sql: ctx.sql,
+      clock: ctx.clock,
+      site,
+      publicUrl: ctx.config.publicUrl,
+      keyId: c.get("keyId"),
+      locales: requestLocales(site, context.language),
+      country: context.country ?? null,
+    });
+    return json(await run(prepared.document, request, store));
+  };
+}

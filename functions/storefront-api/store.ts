@@ -1,0 +1,407 @@
+// All SQL of the store function: catalog pages and lookups (over the storefront_catalog and
+// storefront_collections views, whose expression indexes back the lookups), assets, the storefront
+// record, carts (each mutation under a row lock) and orders.
+import type postgres from "postgres";
+import type { Db, Sql, Tx } from "../../shared/db.ts";
+import type { RecordRow } from "./domain/catalog.ts";
+import type { Attribute, Buyer, CartState, StoredLine } from "./domain/cart.ts";
+import type { Window } from "./domain/paging.ts";
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+export interface CatalogRow extends RecordRow {
+  kind: "good" | "book";
+  handle: string;
+  names: string[];
+  /** the value the page was sorted on (for the cursor) */
+  sort_value: unknown;
+}
+
+export interface CollectionRow extends RecordRow {
+  handle: string;
+  names: string[];
+  sort_value: unknown;
+}
+
+export interface AssetRow {
+  id: string;
+  path: string;
+  file_name: string;
+  content_type: string;
+  width: number | null;
+  height: number | null;
+  title: Record<string, string>;
+  description: Record<string, string>;
+  content_hash: string;
+}
+
+/** Sorts of the catalog: each is a value per product, ties broken by handle. */
+export type ProductSort =
+  | "position"
+  | "title"
+  | "price"
+  | "created"
+  | "updated"
+  | "type"
+  | "vendor"
+  | "collection";
+export type CollectionSort = "position" | "title" | "updated";
+
+export interface SortContext {
+  /** the default locale: titles sort by their value in it */
+  locale: string;
+  /** vendor of goods (the site's name) */
+  siteName: string;
+}
+
+const CATALOG_COLUMNS =
+  "c.entry_id as id, c.model_id, c.path, c.fields, c.created_at, c.updated_at, c.kind, c.handle, c.names";
+const COLLECTION_COLUMNS =
+  "c.entry_id as id, 'collection' as model_id, c.position as path, c.fields, c.created_at, c.updated_at, c.handle, c.names";
+
+function productSortValue(db: Db, sort: ProductSort, ctx: SortContext): Fragment {
+  switch (sort) {
+    case "title":
+      return db`lower(coalesce(c.fields -> 'title' ->> ${ctx.locale}, public.storefront_value(c.fields -> 'title') #>> '{}', c.handle))`;
+    case "price":
+      return db`c.min_price`;
+    case "created":
+      return db`c.created_at`;
+    case "updated":
+      return db`c.updated_at`;
+    case "type":
+      return db`c.kind`;
+    case "vendor":
+      return db`coalesce(public.storefront_text(public.storefront_value(c.fields -> 'author')), ${ctx.siteName})`;
+    case "collection":
+      return db`c.ord`;
+    default:
+      return db`c.position`;
+  }
+}
+
+function castCursor(db: Db, sort: ProductSort | CollectionSort, value: unknown): Fragment {
+  switch (sort) {
+    case "price":
+      return db`${String(value)}::numeric`;
+    case "created":
+    case "updated":
+      return db`${String(value)}::timestamptz`;
+    case "collection":
+      return db`${Number(value)}::bigint`;
+    default:
+      return db`${String(value)}::text`;
+  }
+}
+
+/** The keyset condition and order of a window over (sort value, handle). */
+function keyset(
+  db: Db,
+  value: Fragment,
+  sort: ProductSort | CollectionSort,
+  window: Window,
+  reverse: boolean,
+) {
+  // reading from the end flips the order; `after` and `before` keep their meaning in the list's order
+  const descending = reverse !== window.fromEnd;
+  const greater = (parts: unknown[]) =>
+    db`(${value}, c.handle) > (${castCursor(db, sort, parts[0])}, ${String(parts[1])}::text)`;
+  const less = (parts: unknown[]) =>
+    db`(${value}, c.handle) < (${castCursor(db, sort, parts[0])}, ${String(parts[1])}::text)`;
+  const conditions: Fragment[] = [];
+  if (window.after) conditions.push(reverse ? less(window.after) : greater(window.after));
+  if (window.before) conditions.push(reverse ? greater(window.before) : less(window.before));
+  const where = conditions.reduce((acc, c) => db`${acc} and ${c}`, db`true`);
+  const order = descending ? db`${value} desc, c.handle desc` : db`${value} asc, c.handle asc`;
+  return { where, order };
+}
+
+/** Escapes a user's word for ILIKE. */
+const likePattern = (word: string) => `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function productsPage(
+  db: Db,
+  input: {
+    sort: ProductSort;
+    reverse: boolean;
+    window: Window;
+    search?: string;
+    kind?: "good" | "book";
+    exclude?: string;
+    ctx: SortContext;
+  },
+): Promise<CatalogRow[]> {
+  const value = productSortValue(db, input.sort, input.ctx);
+  const { where, order } = keyset(db, value, input.sort, input.window, input.reverse);
+  const filters = db`
+    ${input.search ? db`and c.search like ${likePattern(input.search)}` : db``}
+    ${input.kind ? db`and c.kind = ${input.kind}` : db``}
+    ${input.exclude ? db`and c.handle <> ${input.exclude}` : db``}`;
+  return await db<CatalogRow[]>`
+    select ${db.unsafe(CATALOG_COLUMNS)}, ${value} as sort_value
+    from public.storefront_catalog c
+    where ${where} ${filters}
+    order by ${order}
+    limit ${input.window.size + 1}`;
+}
+
+/**
+ * The pages of products of several collections at once (each collection's record names its products
+ * by handle or sku, in order): one query, each row tagged with its collection's place in `groups`.
+ */
+export function collectionProductsPages(
+  db: Db,
+  input: { groups: string[][]; sort: ProductSort; reverse: boolean; window: Window; ctx: SortContext },
+): Promise<(CatalogRow & { group: number })[]> {
+  const value = productSortValue(db, input.sort, input.ctx);
+  const { where, order } = keyset(db, value, input.sort, input.window, input.reverse);
+  return db<(CatalogRow & { group: number })[]>`
+    select * from (
+      select ${db.unsafe(CATALOG_COLUMNS)}, ${value} as sort_value, c.grp as "group",
+             row_number() over (partition by c.grp order by ${order}) as rank
+      from (
+        -- a product named twice (by handle and by sku) keeps its first place
+        select distinct on (g.grp, c.handle) c.*, g.grp, n.ord
+        from jsonb_array_elements(${db.json(input.groups)}::jsonb) with ordinality as g(names, grp)
+        cross join lateral jsonb_array_elements_text(g.names) with ordinality as n(name, ord)
+        join public.storefront_catalog c on c.names @> array[n.name]
+        order by g.grp, c.handle, n.ord
+      ) c
+      where ${where}
+    ) ranked
+    where rank <= ${input.window.size + 1}
+    order by "group", rank`;
+}
+
+export function productsByHandles(db: Db, handles: string[]): Promise<CatalogRow[]> {
+  if (handles.length === 0) return Promise.resolve([]);
+  return db<CatalogRow[]>`
+    select ${db.unsafe(CATALOG_COLUMNS)}, null as sort_value from public.storefront_catalog c
+    where c.handle = any(${handles}::text[]) order by c.position`;
+}
+
+/** Products answering to any of the names (handles or skus), in the records' order. */
+export function productsByNames(db: Db, names: string[]): Promise<CatalogRow[]> {
+  if (names.length === 0) return Promise.resolve([]);
+  return db<CatalogRow[]>`
+    select ${db.unsafe(CATALOG_COLUMNS)}, null as sort_value from public.storefront_catalog c
+    where c.names && ${names}::text[] order by c.position`;
+}
+
+/** Distinct product tags in alphabetical order (QueryRoot.productTags). */
+export async function catalogTags(db: Db, limit: number): Promise<string[]> {
+  const rows = await db<{ tag: string }[]>`
+    select distinct t.tag from public.storefront_catalog c,
+      jsonb_array_elements_text(case when jsonb_typeof(public.storefront_value(c.fields -> 'tags')) = 'array'
+        then public.storefront_value(c.fields -> 'tags') else '[]'::jsonb end) as t(tag)
+    order by t.tag limit ${limit}`;
+  return rows.map((r) => r.tag);
+}
+
+/** The product types present (QueryRoot.productTypes): `book`, `good`. */
+export async function catalogKinds(db: Db): Promise<string[]> {
+  const rows = await db<
+    { kind: string }[]
+  >`select distinct kind from public.storefront_catalog order by kind`;
+  return rows.map((r) => r.kind);
+}
+
+function collectionSortValue(db: Db, sort: CollectionSort, ctx: SortContext): Fragment {
+  if (sort === "title") {
+    return db`lower(coalesce(c.fields -> 'title' ->> ${ctx.locale}, public.storefront_value(c.fields -> 'title') #>> '{}', c.handle))`;
+  }
+  if (sort === "updated") return db`c.updated_at`;
+  return db`c.position`;
+}
+
+export function collectionsPage(
+  db: Db,
+  input: { sort: CollectionSort; reverse: boolean; window: Window; search?: string; ctx: SortContext },
+): Promise<CollectionRow[]> {
+  const value = collectionSortValue(db, input.sort, input.ctx);
+  const { where, order } = keyset(db, value, input.sort, input.window, input.reverse);
+  return db<CollectionRow[]>`
+    select ${db.unsafe(COLLECTION_COLUMNS)}, ${value} as sort_value
+    from public.storefront_collections c
+    where ${where} ${input.search ? db`and c.search like ${likePattern(input.search)}` : db``}
+    order by ${order}
+    limit ${input.window.size + 1}`;
+}
+
+export function collectionsByHandles(db: Db, handles: string[]): Promise<CollectionRow[]> {
+  if (handles.length === 0) return Promise.resolve([]);
+  return db<CollectionRow[]>`
+    select ${db.unsafe(COLLECTION_COLUMNS)}, null as sort_value from public.storefront_collections c
+    where c.handle = any(${handles}::text[]) order by c.position`;
+}
+
+/** Collections listing any of the names (for Product.collections of a whole page at once). */
+export function collectionsNaming(db: Db, names: string[]): Promise<CollectionRow[]> {
+  if (names.length === 0) return Promise.resolve([]);
+  return db<CollectionRow[]>`
+    select ${db.unsafe(COLLECTION_COLUMNS)}, null as sort_value from public.storefront_collections c
+    where c.names && ${names}::text[] order by c.position`;
+}
+
+export function assetsByIds(db: Db, ids: string[]): Promise<AssetRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db<AssetRow[]>`
+    select id, path, file_name, content_type, width, height, title, description, content_hash
+    from public.content_assets where published and id = any(${ids}::text[])`;
+}
+
+/** The storefront record (shop texts, currency, shipping countries, policies): the first published one. */
+export async function storefrontRecord(db: Db): Promise<RecordRow | undefined> {
+  const [row] = await db<RecordRow[]>`
+    select id, model_id, path, fields, created_at, updated_at from public.content_entries
+    where stage = 'published' and model_id = 'storefront' order by path limit 1`;
+  return row;
+}
+
+// ---- carts ----------------------------------------------------------------------------------------
+
+export interface CartRow {
+  id: string;
+  lines: StoredLine[];
+  buyer: Buyer;
+  attributes: Attribute[];
+  note: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const stateOf = (row: CartRow): CartState => ({
+  lines: row.lines,
+  buyer: row.buyer,
+  attributes: row.attributes,
+  note: row.note,
+});
+
+export async function readCart(db: Db, token: string): Promise<CartRow | undefined> {
+  const [row] = await db<CartRow[]>`
+    select id, lines, buyer, attributes, note, created_at, updated_at from public.storefront_carts where id = ${token}`;
+  return row;
+}
+
+export async function insertCart(
+  db: Db,
+  token: string,
+  state: CartState,
+  keyId: string | null,
+  now: Date,
+): Promise<CartRow> {
+  const [row] = await db<CartRow[]>`
+    insert into public.storefront_carts (id, lines, buyer, attributes, note, key_id, created_at, updated_at)
+    values (${token}, ${db.json(state.lines as never)}, ${db.json(state.buyer as never)},
+            ${db.json(state.attributes as never)}, ${state.note}, ${keyId}, ${now}, ${now})
+    returning id, lines, buyer, attributes, note, created_at, updated_at`;
+  return row;
+}
+
+/**
+ * Runs a cart mutation in one transaction holding the cart's row lock, so concurrent mutations of one
+ * cart apply one after the other and none is lost. `change` answers the new state, or undefined to leave
+ * the cart as it is. Answers undefined for an unknown cart.
+ */
+export async function changeCart<T extends { state?: CartState }>(
+  sql: Sql,
+  token: string,
+  now: Date,
+  change: (row: CartRow, tx: Tx) => Promise<T>,
+): Promise<{ row: CartRow; result: T } | undefined> {
+  return await sql.begin(async (tx) => {
+    const [row] = await tx<CartRow[]>`
+      select id, lines, buyer, attributes, note, created_at, updated_at from public.storefront_carts
+      where id = ${token} for update`;
+    if (!row) return undefined;
+    const result = await change(row, tx);
+    if (!result.state) return { row, result };
+    const [updated] = await tx<CartRow[]>`
+      update public.storefront_carts set lines = ${tx.json(result.state.lines as never)},
+        buyer = ${tx.json(result.state.buyer as never)}, attributes = ${
+      tx.json(result.state.attributes as never)
+    },
+        note = ${result.state.note}, updated_at = ${now}
+      where id = ${token}
+      returning id, lines, buyer, attributes, note, created_at, updated_at`;
+    return { row: updated, result };
+  }) as { row: CartRow; result: T } | undefined;
+}
+
+/** The retention sweep (also scheduled by pg_cron where the database has it). */
+export async function sweepCarts(db: Db, now: Date, days = 30): Promise<number> {
+  const [{ swept }] = await db<
+    { swept: number }[]
+  >`select public.sweep_storefront_carts(${now}, ${days}) as swept`;
+  return swept;
+}
+
+// ---- orders (the bag's checkout) ---------------------------------------------------------------------
+
+export interface OrderRow {
+  id: string;
+  status: "pending" | "paid" | "expired";
+  person_id: string | null;
+  email: string | null;
+  currency: string;
+  amount_total: number;
+  lines: unknown[];
+  country: string | null;
+  provider: string;
+  session_id: string | null;
+  cart_id: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+}
+
+export async function insertOrder(
+  db: Db,
+  order: Pick<
+    OrderRow,
+    "person_id" | "email" | "currency" | "amount_total" | "lines" | "country" | "provider" | "cart_id"
+  >,
+  now: Date,
+): Promise<OrderRow> {
+  const [row] = await db<OrderRow[]>`
+    insert into public.storefront_orders (person_id, email, currency, amount_total, lines, country, provider, cart_id, created_at)
+    values (${order.person_id}, ${order.email}, ${order.currency}, ${order.amount_total}, ${
+    db.json(order.lines as never)
+  },
+            ${order.country}, ${order.provider}, ${order.cart_id}, ${now})
+    returning *`;
+  return row;
+}
+
+export async function setOrderSession(db: Db, id: string, sessionId: string): Promise<void> {
+  await db`update public.storefront_orders set session_id = ${sessionId} where id = ${id}`;
+}
+
+/** Marks an order paid once (a replayed event changes nothing); answers whether this call did it. */
+export async function markOrderPaid(
+  db: Db,
+  id: string,
+  paid: { sessionId: string; amountTotal: number | null; email: string | null; country: string | null },
+  now: Date,
+): Promise<boolean> {
+  const rows = await db`
+    update public.storefront_orders set status = 'paid', paid_at = ${now},
+      email = coalesce(${paid.email}, email), country = coalesce(${paid.country}, country)
+    where id::text = ${id} and status = 'pending' and session_id = ${paid.sessionId}
+      and (${paid.amountTotal}::bigint is null or amount_total = ${paid.amountTotal}::bigint)
+    returning 1`;
+  return rows.length > 0;
+}
+
+export async function markOrderExpired(db: Db, id: string, sessionId: string): Promise<void> {
+  await db`update public.storefront_orders set status = 'expired'
+           where id::text = ${id} and status = 'pending' and session_id = ${sessionId}`;
+}
+
+export async function readOrder(db: Db, id: string): Promise<OrderRow | undefined> {
+  const [row] = await db<OrderRow[]>`select * from public.storefront_orders where id::text = ${id}`;
+  return row;
+}
+
+export async function deleteCart(db: Db, token: string): Promise<void> {
+  await db`delete from public.storefront_carts where id = ${token}`;
+}

@@ -1,0 +1,39 @@
+// Small helpers every CLI task shares: one clear line on failure, and finding the database.
+export function fail(message: string): never {
+  console.error(`error: ${message}`);
+  Deno.exit(1);
+}
+
+export const DEV_STATE_FILE = new URL("../.data/dev.json", import.meta.url);
+
+export interface DevState {
+  base_url: string;
+  database_url: string;
+  space: string;
+  keys: Record<string, string>;
+  people: Record<string, { email: string; jwt: string }>;
+}
+
+export async function readDevState(): Promise<DevState | undefined> {
+  try {
+    return JSON.parse(await Deno.readTextFile(DEV_STATE_FILE));
+  } catch {
+    return undefined;
+  }
+}
+
+/** DATABASE_URL when set, else the running dev host's embedded socket. */
+export async function databaseUrlOrExit(): Promise<string> {
+  const url = Deno.env.get("DATABASE_URL") ?? Deno.env.get("SUPABASE_DB_URL") ?? (await readDevState())?.database_url;
+  if (!url) fail("no database: start the dev host (deno task dev) or set DATABASE_URL");
+  return url;
+}
+
+/** Runs main and turns any thrown error into one line, so CLI users never see a stack trace. */
+export async function runCli(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+}

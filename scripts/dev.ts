@@ -1,0 +1,160 @@
+// deno task dev — the whole site on this machine: embedded PGlite (or DATABASE_URL), migrations, the
+// demo site imported when the database is empty, every function and page on PORT, demo keys printed.
+import { readConfig } from "../shared/config.ts";
+import { createContext } from "../shared/context.ts";
+import { connect, type Sql } from "../shared/db.ts";
+import { startEmbeddedPostgres } from "../shared/embedded.ts";
+import { hashKey, createKey, type KeyKind, KEY_KINDS } from "../shared/keys.ts";
+import { migrate } from "../shared/migrate.ts";
+import { ensurePerson, mintPersonJwt, type Role, ROLES } from "../shared/people.ts";
+import { importSite } from "../shared/site/import.ts";
+import { serveHost } from "../web/host.ts";
+import { createDispatcher } from "../shared/webhooks/dispatcher.ts";
+import { webhookAdapters } from "../shared/webhooks/adapters.ts";
+import { createPushWorker } from "../shared/site/push.ts";
+import { nextSweepAt, sweep } from "../functions/content/domain/management-uploads.ts";
+import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/sweep.ts";
+import { sweepCarts } from "../functions/storefront-api/store.ts";
+import { DEV_STATE_FILE, type DevState, readDevState, runCli } from "./cli.ts";
+
+const DATA_DIR = new URL("../.data/", import.meta.url).pathname;
+
+async function keyStillValid(sql: Sql, key: string | undefined, kind: string, gated: boolean): Promise<boolean> {
+  if (!key) return false;
+  const [row] = await sql`select 1 from public.api_keys
+    where hash = ${await hashKey(key)} and kind = ${kind} and gated = ${gated} and revoked_at is null`;
+  return Boolean(row);
+}
+
+await runCli(async () => {
+  const config = readConfig();
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({
+    dataDir: `${DATA_DIR}pglite`,
+    port: Number(Deno.env.get("PGPORT") ?? 54322),
+  });
+  const databaseUrl = config.databaseUrl ?? embedded!.url;
+  const sql = connect(databaseUrl);
+  const applied = await migrate(sql, { onApply: (m) => console.log(`migrating: ${m.version}_${m.name}`) });
+  if (applied.length) console.log(`applied ${applied.length} migration(s)`);
+
+  const [settings] = await sql<{ mode: string; slug: string }[]>`select mode, slug from public.site_settings`;
+  if (!settings || (config.siteModeOverride && settings.mode !== config.siteModeOverride)) {
+    console.log(`importing the site from ${config.siteDir}${config.siteModeOverride ? ` (${config.siteModeOverride} mode)` : ""}`);
+    const counts = await importSite(sql, {
+      dir: config.siteDir,
+      modeOverride: config.siteModeOverride,
+      onProgress: (message: string) => console.log(`  ${message}`),
+    });
+    if (counts.warnings.length) console.log(`imported with ${counts.warnings.length} warning(s)`);
+  }
+  const [site] = await sql<{ slug: string; mode: string; config: { api?: { space?: string } } }[]>`
+    select slug, mode, config from public.site_settings`;
+
+  // keys are stored as hashes only, so the demo keys live in .data/dev.json and are re-created if lost
+  const previous = await readDevState();
+  const keys: Record<string, string> = {};
+  const wanted: [string, KeyKind, boolean][] = [
+    ...KEY_KINDS.map((k) => [k, k, false] as [string, KeyKind, boolean]),
+    ["delivery_gated", "delivery", true],
+  ];
+  for (const [label, kind, gated] of wanted) {
+    const old = previous?.keys?.[label];
+    keys[label] = await keyStillValid(sql, old, kind, gated)
+      ? old!
+      : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated })).key;
+  }
+  const ctx = createContext({ ...config, databaseUrl }, { sql });
+  const jwtSecret = await ctx.secrets.get("jwt");
+  const people: DevState["people"] = {};
+  for (const role of ROLES) {
+    const person = await ensurePerson(sql, `${role}@demo.sitewire.dev`, role as Role);
+    people[role] = { email: person.email, jwt: await mintPersonJwt(jwtSecret, person) };
+  }
+
+  const baseUrl = config.publicUrl;
+  const state: DevState = { base_url: baseUrl, database_url: databaseUrl, space: site.config?.api?.space ?? site.slug, keys, people };
+  await Deno.mkdir(DATA_DIR, { recursive: true });
+  await Deno.writeTextFile(DEV_STATE_FILE, JSON.stringify(state, null, 2) + "\n");
+
+  serveHost(ctx, {
+    port: config.port,
+    hostname: Deno.env.get("HOST") ?? "0.0.0.0",
+    onListen: () => printBanner(state, site.mode),
+  });
+
+  // Webhooks: one dispatcher delivers every API's outbox rows through its adapter (the registry the
+  // deployed delivery route uses too). The embedded PGlite hands a NOTIFY only to the connection that
+  // committed it, so there it polls instead.
+  const dispatcher = createDispatcher({
+    sql,
+    clock: ctx.clock,
+    adapters: webhookAdapters(ctx),
+    allowPrivate: config.allowPrivateWebhookTargets ?? true, // the dev task is development
+    listen: embedded ? false : undefined,
+  });
+  dispatcher.start();
+  // Cloud mode: publishes, unpublishes and deletes queued for the content directory are written (and
+  // committed) there; POST /api/content/repository/push does the same where no host runs this loop.
+  const pusher = createPushWorker({ sql, storage: ctx.storage, clock: ctx.clock, listen: embedded ? false : undefined });
+  pusher.start();
+  // the daily upload sweep at 04:50 UTC, which pg_cron runs where deployed (migration 036)
+  let uploadSweep: ReturnType<typeof setTimeout>;
+  const scheduleUploadSweep = () => {
+    uploadSweep = setTimeout(() => {
+      sweep(sql, ctx.storage, { now: ctx.clock.now() })
+        .catch((error) => console.error("upload sweep:", error))
+        .finally(scheduleUploadSweep);
+    }, nextSweepAt(ctx.clock.now()).getTime() - ctx.clock.now().getTime());
+  };
+  scheduleUploadSweep();
+  // the nightly cart sweep: carts thirty days after their last change (pg_cron runs it where deployed)
+  let cartSweep: ReturnType<typeof setTimeout>;
+  const scheduleCartSweep = () => {
+    cartSweep = setTimeout(() => {
+      sweepCarts(sql, ctx.clock.now())
+        .catch((error) => console.error("cart sweep:", error))
+        .finally(scheduleCartSweep);
+    }, nextSweepAt(ctx.clock.now()).getTime() - ctx.clock.now().getTime());
+  };
+  scheduleCartSweep();
+  // meetings whose room closed end (MEETING_ENDED) even when no host pressed "end"
+  const meetingSweep = setInterval(
+    () => runMeetingSweep(ctx).catch((error) => console.error("meeting sweep:", error)),
+    SWEEP_EVERY_MS,
+  );
+
+  const stop = async () => {
+    clearTimeout(uploadSweep);
+    clearTimeout(cartSweep);
+    clearInterval(meetingSweep);
+    await dispatcher.stop();
+    await pusher.stop();
+    await sql.end({ timeout: 1 });
+    await embedded?.stop();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+});
+
+function printBanner(state: DevState, mode: string) {
+  const rows: [string, string][] = [
+    ["Site", `${state.base_url}  (space ${state.space}, ${mode} mode)`],
+    ["Content API", `${state.base_url}/api/content/spaces/${state.space}/environments/master`],
+    ["Images", `${state.base_url}/api/media/${state.space}/...`],
+    ["OpenAPI", `${state.base_url}/openapi.json`],
+    ["Forms API", `${state.base_url}/api/forms  (form pages: ${state.base_url}/to/<slug>)`],
+    ["Functions", `${state.base_url}/functions/v1/<name>/...`],
+    ["Database", state.database_url],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length), ...Object.keys(state.keys).map((k) => k.length + 4));
+  console.log("\nSitewire is running.\n");
+  for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);
+  console.log("\n  API keys");
+  for (const [kind, key] of Object.entries(state.keys)) console.log(`    ${kind.padEnd(width - 2)}  ${key}`);
+  console.log("\n  People (JWT, 7 days)");
+  for (const [role, person] of Object.entries(state.people)) {
+    console.log(`    ${role.padEnd(width - 2)}  ${person.email}\n    ${"".padEnd(width - 2)}  ${person.jwt}`);
+  }
+  console.log(`\n  Written for scripts to .data/dev.json\n`);
+}

@@ -1,0 +1,92 @@
+// deno task test [-- <deno test arguments>]
+//
+// Prepares a fresh database (in-memory PGlite, or a new database on TEST_DATABASE_URL's server),
+// applies the migrations, imports the demo site, then runs the whole suite against it and ends with
+// one line "N passed, N failed".
+import { connect } from "../shared/db.ts";
+import { startEmbeddedPostgres } from "../shared/embedded.ts";
+import { migrate } from "../shared/migrate.ts";
+import { importSite } from "../shared/site/import.ts";
+import { runCli } from "./cli.ts";
+
+const DEMO_SITE = new URL("../demo-site", import.meta.url).pathname;
+
+async function freshServerDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `sitewire_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = connect(serverUrl, { max: 1 });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await admin.end();
+    },
+  };
+}
+
+async function runDenoTest(args: string[], databaseUrl: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["test", "-A", ...args],
+    cwd: new URL("..", import.meta.url).pathname,
+    env: { DATABASE_URL: databaseUrl, SITEWIRE_TEST: "1", DEMO_SITE_DIR: DEMO_SITE, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  let tail = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    await Deno.stdout.write(chunk);
+    tail = (tail + decoder.decode(chunk, { stream: true })).slice(-4000);
+  }
+  const summary = tail.match(/(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)?.pop();
+  const numbers = (summary?.match(/\d+/g) ?? []).map(Number);
+  const status = await child.status;
+  return { code: status.code, passed: numbers[0] ?? 0, failed: numbers[numbers.length - 1] ?? (status.success ? 0 : 1) };
+}
+
+await runCli(async () => {
+  const started = performance.now();
+  const serverUrl = Deno.env.get("TEST_DATABASE_URL");
+  const embedded = serverUrl ? undefined : await startEmbeddedPostgres();
+  const server = serverUrl ? await freshServerDatabase(serverUrl) : undefined;
+  const url = server?.url ?? embedded!.url;
+  console.log(`test database: ${serverUrl ? `fresh database on ${new URL(serverUrl).host}` : "embedded PGlite (in memory)"}`);
+  let code = 1;
+  try {
+    const sql = connect(url, { max: 1 });
+    const applied = await migrate(sql);
+    const counts = await importSite(sql, { dir: DEMO_SITE });
+    await sql.end();
+    console.log(
+      `migrations: ${applied.length}; demo site: ${counts.entries.total} entries (${counts.entries.published} published), ` +
+        `${counts.assets.total} assets, ${counts.models.total} models; ready in ${Math.round(performance.now() - started)} ms`,
+    );
+
+    // tests/serial change site-wide settings (module switches, api.public): they run after the
+    // parallel batch, on their own, so they never pull the ground from under another test
+    const named = Deno.args.filter((a) => !a.startsWith("-"));
+    const serialNamed = named.filter((a) => a.replace(/^\.\//, "").startsWith("tests/serial"));
+    const otherNamed = Deno.args.filter((a) => !serialNamed.includes(a));
+    const batches = Deno.args.length
+      ? [
+        ...(otherNamed.some((a) => !a.startsWith("-")) ? [["--parallel", ...otherNamed]] : []),
+        ...(serialNamed.length ? [serialNamed] : []),
+      ]
+      : [["--parallel", "--ignore=tests/serial", "tests/"], ["tests/serial/"]];
+    let passed = 0, failed = 0;
+    code = 0;
+    for (const batch of batches) {
+      const result = await runDenoTest(batch, url);
+      passed += result.passed;
+      failed += result.failed;
+      if (result.code !== 0) code = result.code;
+    }
+    console.log(`\n${passed} passed, ${failed} failed`);
+  } finally {
+    await server?.drop();
+    await embedded?.stop();
+  }
+  Deno.exit(code);
+});

@@ -1,0 +1,56 @@
+// Runtime configuration, read once from the environment, typed, and passed in to every function.
+import { type PaymentConfig, readPaymentConfig } from "./payments/config.ts";
+
+export interface RuntimeConfig {
+  /** Postgres URL; absent means "start the embedded PGlite" (dev host and tests only). */
+  databaseUrl?: string;
+  port: number;
+  /** The site's public origin ({base_url}); defaults to the local host. */
+  publicUrl: string;
+  /** The functions' own origin ({function_url}); locally the same host serves /functions/v1/<name>. */
+  functionsUrl: string;
+  siteDir: string;
+  siteModeOverride?: "git" | "cloud";
+  /** HS256 secret for person JWTs (Supabase's JWT secret when deployed). */
+  jwtSecret?: string;
+  /** JWKS address for person JWTs signed with asymmetric keys (newer Supabase projects). */
+  jwksUrl?: string;
+  supabaseUrl?: string;
+  supabaseServiceRoleKey?: string;
+  /** Lets outbound webhooks reach loopback and private addresses (development and tests). */
+  allowPrivateWebhookTargets?: boolean;
+  /** the payment provider: Stripe when its secrets are set, else the local provider */
+  payments?: PaymentConfig;
+  /** Signs deliveries to a form document's own webhook (X-Form-Signature); generated when unset. */
+  formsWebhookSecret?: string;
+}
+
+export function readConfig(env: { get(name: string): string | undefined } = Deno.env): RuntimeConfig {
+  const port = Number(env.get("PORT") ?? 8000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number`);
+  const publicUrl = trimSlash(env.get("PUBLIC_URL") ?? `http://localhost:${port}`);
+  const mode = env.get("SITE_MODE");
+  if (mode && mode !== "git" && mode !== "cloud") throw new ConfigError(`SITE_MODE must be git or cloud`);
+  const allow = env.get("ALLOW_PRIVATE_WEBHOOK_TARGETS");
+  return {
+    databaseUrl: env.get("DATABASE_URL") ?? env.get("SUPABASE_DB_URL") ?? undefined,
+    port,
+    publicUrl,
+    functionsUrl: trimSlash(env.get("FUNCTIONS_URL") ?? publicUrl),
+    siteDir: env.get("SITE_DIR") ?? new URL("../demo-site", import.meta.url).pathname,
+    siteModeOverride: mode as "git" | "cloud" | undefined,
+    jwtSecret: env.get("JWT_SECRET") ?? env.get("SUPABASE_JWT_SECRET") ?? undefined,
+    jwksUrl: env.get("JWKS_URL") ?? undefined,
+    supabaseUrl: env.get("SUPABASE_URL") ?? undefined,
+    supabaseServiceRoleKey: env.get("SUPABASE_SERVICE_ROLE_KEY") ?? undefined,
+    allowPrivateWebhookTargets: allow === undefined ? undefined : allow === "1" || allow === "true",
+    payments: readPaymentConfig(env),
+    formsWebhookSecret: env.get("FORMS_WEBHOOK_SECRET") ?? undefined,
+  };
+}
+
+export class ConfigError extends Error {}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}

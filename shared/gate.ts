@@ -1,0 +1,76 @@
+// The admission of one API request in a single database round trip: the key (looked up by hash, its
+// last_used_at touched at most once a minute), the site settings, and the rate-limit counters.
+import type { Db } from "./db.ts";
+import { bearerToken } from "./http.ts";
+import { hashKey, type KeyKind } from "./keys.ts";
+import type { SiteSettings } from "./site.ts";
+
+export interface RateWindow {
+  seconds: number;
+  limit: number;
+}
+
+export interface WindowCount extends RateWindow {
+  hits: number;
+  remaining: number;
+  /** Seconds until this window starts over. */
+  resetIn: number;
+}
+
+export interface Admission {
+  /** null when no key was presented or no key has that hash */
+  key: { id: string; name: string; kind: KeyKind; gated: boolean; revoked: boolean } | null;
+  /** the presented token did not match any key */
+  unknownKey: boolean;
+  site: SiteSettings | null;
+  windows: WindowCount[];
+  /** the first window over its limit, if any */
+  exceeded?: WindowCount;
+}
+
+export async function admit(
+  db: Db,
+  input: { api: string; token?: string; clientAddress: string; windows: RateWindow[]; now: Date },
+): Promise<Admission> {
+  const hash = input.token ? await hashKey(input.token) : null;
+  const bucket = `${input.api}:${hash ? `key:${hash.slice(0, 24)}` : `ip:${input.clientAddress}`}`;
+  const seconds = input.windows.map((w) => w.seconds);
+  const [row] = await db`
+    with k as (
+      select id, name, kind, gated, revoked_at is not null as revoked from public.api_keys where hash = ${hash}
+    ), touched as (
+      update public.api_keys set last_used_at = ${input.now}
+      where hash = ${hash} and revoked_at is null
+        and (last_used_at is null or last_used_at < ${input.now}::timestamptz - interval '60 seconds')
+      returning id
+    ), counted as (
+      select * from public.rate_limit_hit(${bucket}, ${seconds}::int[], ${input.now})
+    )
+    select (select row_to_json(k) from k) as key,
+           (select row_to_json(s) from (
+              select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s) as site,
+           (select json_agg(counted) from counted) as hits,
+           (select count(*) from touched) as touched`;
+  const hits = (row.hits ?? []) as { window_seconds: number; hits: number; window_start: string }[];
+  const windows = input.windows.map((w) => {
+    const h = hits.find((x) => x.window_seconds === w.seconds);
+    const count = h?.hits ?? 0;
+    const start = h ? new Date(h.window_start).getTime() : input.now.getTime();
+    const resetIn = Math.max(1, Math.ceil((start + w.seconds * 1000 - input.now.getTime()) / 1000));
+    return { ...w, hits: count, remaining: Math.max(0, w.limit - count), resetIn };
+  });
+  return {
+    key: (row.key as Admission["key"]) ?? null,
+    unknownKey: Boolean(input.token) && !row.key,
+    site: (row.site as SiteSettings) ?? null,
+    windows,
+    exceeded: windows.find((w) => w.hits > w.limit),
+  };
+}
+
+/** The presented key: `Authorization: Bearer <key>` or `?access_token=<key>`. */
+export function presentedToken(request: Request): string | undefined {
+  const bearer = bearerToken(request);
+  if (bearer) return bearer;
+  return new URL(request.url).searchParams.get("access_token") ?? undefined;
+}

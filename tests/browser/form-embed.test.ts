@@ -1,0 +1,291 @@
+// The form page in a real browser (Debian chromium through playwright-core), embedded with
+// @typeform/embed's own browser bundle (served from its npm package) on a loopback parent page: the
+// SDK's callbacks fire from the page's messages (onReady, onStarted, onQuestionChanged,
+// onHeightChanged, onSubmit with the response id, onClose), the visitor fills and submits the form
+// (validation message, logic jump, hidden fields from the SDK's hash), and the response is stored.
+import assert from "node:assert/strict";
+import type { Browser, Frame, Page } from "playwright-core";
+import { launchChromium } from "../helpers/browser.ts";
+import { test } from "../helpers/test.ts";
+import { testHost } from "../helpers/host.ts";
+import { makeForm } from "../functions/forms-api/support.ts";
+
+const host = await testHost();
+
+const EMBED = new URL("../../node_modules/@typeform/embed/build/", import.meta.url);
+
+const FORM = `# Welcome: Embedded test
+> Two slides.
+  button: Begin
+
+## About you
+name* text: Your name?
+color choice: Favourite colour?
+  - Red
+  - Blue
+
+## Rate us
+stars* rating: How many stars?
+-> vip if stars = 5
+note long text: Anything else?
+
+# Thank you: Thanks!
+
+# Thank you: Five stars, thank you! {#vip}
+  show button: no
+`;
+
+/** A loopback parent page that loads the SDK's bundle and records every callback in window.events. */
+function parentServer(script: string | (() => string)) {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/embed.js") {
+      return new Response(await Deno.readFile(new URL("embed.js", EMBED)), {
+        headers: { "content-type": "text/javascript" },
+      });
+    }
+    if (path.startsWith("/css/")) {
+      return new Response(await Deno.readFile(new URL(`css/${path.slice(5)}`, EMBED)), {
+        headers: { "content-type": "text/css" },
+      });
+    }
+    return new Response(
+      `<!doctype html><html><head><title>Parent</title>
+<link rel="stylesheet" href="/css/widget.css"><link rel="stylesheet" href="/css/popup.css"></head>
+<body><h1>Parent page</h1><div id="form" style="width:600px;height:700px"></div>
+<script src="/embed.js"></script>
+<script>
+window.events = [];
+const record = (name) => (data) => window.events.push({ name, data: data ?? null });
+const callbacks = { onReady: record("ready"), onStarted: record("started"), onQuestionChanged: record("question"),
+  onHeightChanged: record("height"), onSubmit: record("submit"), onClose: record("close") };
+${typeof script === "string" ? script : script()}
+</script></body></html>`,
+      { headers: { "content-type": "text/html" } },
+    );
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}/`, close: () => server.shutdown() };
+}
+
+async function events(page: Page): Promise<{ name: string; data: Record<string, unknown> | null }[]> {
+  return await page.evaluate(() => (window as unknown as { events: never[] }).events);
+}
+
+async function waitForEvent(page: Page, name: string, count = 1) {
+  await page.waitForFunction(
+    ([n, c]) =>
+      (window as unknown as { events: { name: string }[] }).events.filter((e) => e.name === n).length >=
+        (c as number),
+    [name, count] as const,
+    { timeout: 15_000 },
+  );
+}
+
+async function formFrame(page: Page): Promise<Frame> {
+  for (let i = 0; i < 100; i++) {
+    const frame = page.frames().find((f) => f.url().includes("/to/"));
+    if (frame) return frame;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("no form frame");
+}
+
+let browser: Browser | undefined;
+async function launch(): Promise<Browser> {
+  browser ??= await launchChromium();
+  return browser;
+}
+
+test("embedded with createWidget: the SDK's callbacks fire and onSubmit carries the stored response's id", async () => {
+  const slug = await makeForm(host, "embed", FORM, { hidden: ["source"] });
+  const parent = parentServer(`window.tf.createWidget(${JSON.stringify(`${host.baseUrl}/to/${slug}`)}, {
+    container: document.getElementById("form"), hidden: { source: "parent-page" }, autoResize: false, ...callbacks });`);
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(parent.url);
+    await waitForEvent(page, "ready");
+    const frame = await formFrame(page);
+    const src = new URL(frame.url());
+    assert.equal(src.searchParams.get("typeform-embed"), "embed-widget");
+    assert.ok(src.searchParams.get("typeform-embed-id"));
+
+    await frame.getByRole("button", { name: "Begin" }).click();
+    await waitForEvent(page, "started");
+    // a required question left empty: the message, and no moving on
+    await frame.getByRole("button", { name: "Continue" }).click();
+    await frame.getByText("This question needs an answer.").waitFor();
+    await frame.getByLabel("Your name?").fill("Ada");
+    // each answer is stored as it is given, before the slide is left
+    const token = (await events(page)).find((e) => e.name === "started")!.data!.responseId as string;
+    for (let i = 0; i < 50; i++) {
+      const [saved] = await host.ctx.sql`select answers from public.form_responses where token = ${token}`;
+      if (saved?.answers?.name?.value === "Ada") break;
+      if (i === 49) assert.fail("the name was not saved while the visitor was on the slide");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await frame.getByLabel("Blue").check();
+    await frame.getByRole("button", { name: "Continue" }).click();
+    await frame.getByText("How many stars?").waitFor();
+    await frame.getByLabel("5", { exact: false }).last().check();
+    await frame.getByRole("button", { name: "Submit" }).click();
+    await waitForEvent(page, "submit");
+    await frame.getByText("Five stars, thank you!").waitFor();
+
+    const seen = await events(page);
+    const ready = seen.find((e) => e.name === "ready")!;
+    assert.equal(ready.data!.formId, slug);
+    const started = seen.find((e) => e.name === "started")!;
+    const submit = seen.find((e) => e.name === "submit")!;
+    assert.equal(submit.data!.formId, slug);
+    const responseId = submit.data!.responseId as string;
+    assert.match(responseId, /^[0-9A-Za-z]{32}$/);
+    assert.equal(started.data!.responseId, responseId, "onStarted and onSubmit name the same response");
+    const questions = seen.filter((e) => e.name === "question").map((e) => e.data!.ref);
+    assert.deepEqual(questions, ["welcome", "name", "stars", "vip"]);
+    const heights = seen.filter((e) => e.name === "height");
+    assert.ok(
+      heights.length >= 1 &&
+        heights.every((h) => typeof h.data!.height === "number" && (h.data!.height as number) > 0),
+    );
+
+    // the response the page stored: answers, the slides reached, the ending, the SDK's hidden field
+    const [row] = await host.ctx
+      .sql`select answers, seen, submitted_at, ending, hidden, metadata from public.form_responses where token = ${responseId}`;
+    assert.ok(row.submitted_at);
+    assert.equal(row.answers.name.value, "Ada");
+    assert.equal(row.answers.color.value.label, "Blue");
+    assert.equal(row.answers.stars.value, 5);
+    assert.deepEqual(row.seen, ["group-1", "group-2"]);
+    assert.equal(row.ending.ref, "vip");
+    assert.deepEqual(row.hidden, { source: "parent-page" });
+    assert.match(row.metadata.user_agent, /Chrome/);
+    assert.equal(row.metadata.referer, parent.url, "the parent page is the referer");
+  } finally {
+    await context.close();
+    await parent.close();
+  }
+});
+
+test("a redirect ending, embedded: the page asks the SDK to redirect, and the parent page goes there", async () => {
+  let script = "";
+  const withForm = parentServer(() => script);
+  const landed = `${withForm.url}landed`;
+  const slug = await makeForm(
+    host,
+    "redirect",
+    `q text: Anything?
+
+# Thank you: Off you go
+  button: Continue to the site
+  button mode: redirect
+  redirect: ${landed}
+`,
+  );
+  script = `window.tf.createWidget(${JSON.stringify(`${host.baseUrl}/to/${slug}`)}, {
+    container: document.getElementById("form"), ...callbacks });`;
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(withForm.url);
+    await waitForEvent(page, "ready");
+    const frame = await formFrame(page);
+    await frame.getByLabel("Anything?").fill("no");
+    await frame.getByRole("button", { name: "Submit" }).click();
+    await waitForEvent(page, "submit");
+    await frame.getByRole("button", { name: "Continue to the site" }).click();
+    await page.waitForURL(/\/landed$/);
+    assert.equal(new URL(page.url()).port, new URL(landed).port);
+  } finally {
+    await context.close();
+    await withForm.close();
+  }
+});
+
+test("embedded with createPopup: Escape inside the form closes it and fires onClose", async () => {
+  const slug = await makeForm(host, "popup", FORM);
+  const parent = parentServer(
+    `window.popup = window.tf.createPopup(${JSON.stringify(`${host.baseUrl}/to/${slug}`)}, { ...callbacks });
+    window.popup.open();`,
+  );
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(parent.url);
+    await waitForEvent(page, "ready");
+    const frame = await formFrame(page);
+    assert.equal(new URL(frame.url()).searchParams.get("typeform-embed"), "popup-blank");
+    await frame.getByRole("button", { name: "Begin" }).waitFor();
+    await frame.locator("body").press("Escape");
+    await waitForEvent(page, "close");
+  } finally {
+    await context.close();
+    await parent.close();
+  }
+});
+
+test("the form page on its own: a quiz shows its score on the thank-you screen, without posting messages", async () => {
+  const context = await (await launch()).newContext({ viewport: { width: 390, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${host.baseUrl}/form/trivia?utm_source=test`);
+    await page.getByRole("button", { name: "Start" }).click();
+    await page.getByLabel("Paris").check();
+    await page.getByLabel("In which year did the harbor open (1850 to 1900)?").fill("1700");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByText("Please enter a number of at least 1850.").waitFor();
+    await page.getByLabel("In which year did the harbor open (1850 to 1900)?").fill("1871");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Blue").check();
+    await page.getByLabel("White").check();
+    const progress = await page.getByRole("progressbar").getAttribute("aria-valuenow");
+    assert.equal(progress, "1");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("A perfect round!").waitFor();
+    await page.getByText("Your score: 3").waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test("a welcome screen without a button starts the form with Enter; a reload ending starts it again", async () => {
+  const slug = await makeForm(
+    host,
+    "buttonless",
+    `# Welcome: No button here
+  show button: no
+
+q text: Anything?
+
+# Thank you: Done
+  button: Once more
+`,
+  );
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${host.baseUrl}/to/${slug}`);
+    await page.getByText("Press Enter or tap to start").waitFor();
+    await page.keyboard.press("Enter");
+    await page.getByLabel("Anything?").fill("yes");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByRole("button", { name: "Once more" }).click();
+    await page.getByText("Press Enter or tap to start").waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test("an unknown form is a 404 page", async () => {
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    const res = await page.goto(`${host.baseUrl}/to/no-such-form`);
+    assert.equal(res?.status(), 404);
+    await page.getByText("This form does not exist or is no longer published.").waitFor();
+  } finally {
+    await context.close();
+    await browser?.close();
+    browser = undefined;
+  }
+});

@@ -1,0 +1,148 @@
+// The real `contentful` npm client against the running host: links, locales, sync, assets, errors.
+import assert from "node:assert/strict";
+import { createClient } from "contentful";
+import { test } from "../helpers/test.ts";
+import { testHost } from "../helpers/host.ts";
+import { testSql } from "../helpers/db.ts";
+
+const host = await testHost();
+const sql = testSql();
+
+function client(accessToken: string) {
+  return createClient({
+    space: host.space,
+    accessToken,
+    host: host.host,
+    insecure: true,
+    basePath: "/api/content",
+    retryOnError: false,
+  });
+}
+
+const delivery = client(await host.key("delivery"));
+
+test("getSpace reads the space through its trailing-slash address", async () => {
+  const space = await delivery.getSpace();
+  assert.equal(space.sys.id, host.space);
+  assert.ok(space.locales.length >= 2);
+});
+
+test("getEntries resolves links to entries and assets from includes", async () => {
+  const [withLinks] = await sql<{ id: string; model_id: string }[]>`
+    select id, model_id from public.content_entries e where stage = 'published' and cardinality(links) > 0
+      and exists (select 1 from public.content_entries t where t.stage = 'published' and t.id = any(e.links))
+    order by id limit 1`;
+  const entries = await delivery.getEntries({ "sys.id": withLinks.id, include: 2 });
+  assert.equal(entries.items.length, 1);
+  // a resolved link is the linked entry itself (sys.type Entry, with fields), not a bare Link
+  const values = Object.values(entries.items[0].fields).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  const resolved = values.filter((v: any) => v?.sys?.type === "Entry" && v.fields);
+  assert.ok(resolved.length > 0, "expected a resolved entry inside the fields");
+});
+
+test("getEntry (which the client asks for as ?sys.id=) finds one entry and throws NotFound for none", async () => {
+  const [{ id }] = await sql<{ id: string }[]>`select id from public.content_entries where stage = 'published' order by id limit 1`;
+  const entry = await delivery.getEntry(id);
+  assert.equal(entry.sys.id, id);
+  await assert.rejects(delivery.getEntry("article.does-not-exist"));
+});
+
+test("getEntries with a content type, filters, order and paging", async () => {
+  const page = await delivery.getEntries({ content_type: "article", order: ["sys.id"], limit: 5, skip: 2 } as any);
+  assert.equal(page.limit, 5);
+  assert.equal(page.skip, 2);
+  assert.ok(page.total > 7);
+  const ids = page.items.map((i) => i.sys.id);
+  assert.deepEqual(ids, [...ids].sort());
+});
+
+test("locale: a second locale answers its own values, withAllLocales answers locale maps", async () => {
+  const locales = await delivery.getLocales();
+  const other = locales.items.find((l) => !l.default)!;
+  const [{ id }] = await sql<{ id: string }[]>`select id from public.content_entries
+    where stage = 'published' and fields -> 'title' ? ${other.code} order by id limit 1`;
+  const localized = await delivery.getEntries({ "sys.id": id, locale: other.code });
+  assert.equal(localized.items[0].sys.locale, other.code);
+  const all = await delivery.withAllLocales.getEntries({ "sys.id": id });
+  const title = all.items[0].fields.title as Record<string, string>;
+  assert.ok(title[other.code]);
+  assert.equal(localized.items[0].fields.title, title[other.code]);
+});
+
+test("getAssets and getAsset read the media library", async () => {
+  const assets = await delivery.getAssets({ limit: 3 });
+  assert.ok(assets.total >= 4);
+  const asset = await delivery.getAsset(assets.items[0].sys.id);
+  assert.equal(asset.sys.type, "Asset");
+  assert.match(asset.fields.file!.url as string, new RegExp(`^//${host.host}/api/media/`));
+  const res = await fetch(`http:${asset.fields.file!.url}`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), asset.fields.file!.contentType);
+  await res.body?.cancel();
+});
+
+test("getContentTypes lists the models", async () => {
+  const types = await delivery.getContentTypes();
+  assert.ok(types.items.some((t) => t.sys.id === "article"));
+  assert.ok(types.items.some((t) => t.sys.id === "modelEvent"));
+});
+
+test("sync: initial (all pages), then a delta that shows a change and a deletion", async () => {
+  // other tests add and remove their own probe entries meanwhile: compare every id that is not a probe
+  const notProbe = (id: string) => !id.includes("probe");
+  const initial = await delivery.sync({ initial: true });
+  const published = (await sql<{ id: string }[]>`select id from public.content_entries where stage = 'published'`)
+    .map((r) => r.id).filter(notProbe).sort();
+  assert.deepEqual(initial.entries.map((e) => e.sys.id).filter(notProbe).sort(), published);
+  assert.ok(initial.assets.length >= 4);
+  assert.ok(initial.nextSyncToken);
+
+  // a change and a deletion made behind the API's back (as the admin or an import would), on two
+  // entries of this test's own so no other test's reads are disturbed
+  const probe = `probe${Date.now()}`;
+  const [changed, victim] = [`article.${probe}-a`, `article.${probe}-b`];
+  for (const id of [changed, victim]) {
+    await sql`insert into public.content_entries (stage, id, model_id, path, fields)
+      values ('published', ${id}, 'article', ${`records/articles/${id}.md`}, ${sql.json({ title: { "en-US": id } })})`;
+  }
+  try {
+    const before = await delivery.sync({ nextSyncToken: initial.nextSyncToken });
+    assert.deepEqual(before.entries.map((e) => e.sys.id).sort(), [changed, victim].sort());
+    await sql`update public.content_entries set revision = revision + 1 where stage = 'published' and id = ${changed}`;
+    await sql`delete from public.content_entries where stage = 'published' and id = ${victim}`;
+    const delta = await delivery.sync({ nextSyncToken: before.nextSyncToken });
+    assert.deepEqual(delta.entries.map((e) => e.sys.id), [changed]);
+    assert.deepEqual(delta.deletedEntries.map((e) => e.sys.id), [victim]);
+    assert.ok(delta.nextSyncToken);
+    const quiet = await delivery.sync({ nextSyncToken: delta.nextSyncToken });
+    assert.equal(quiet.entries.length + quiet.deletedEntries.length, 0);
+  } finally {
+    await sql`delete from public.content_entries where id in (${changed}, ${victim})`;
+  }
+});
+
+test("sync narrowed to one content type and to assets", async () => {
+  const articles = await delivery.sync({ initial: true, content_type: "article" } as any);
+  assert.ok(articles.entries.length > 0);
+  assert.ok(articles.entries.every((e) => e.sys.contentType.sys.id === "article"));
+  assert.equal(articles.assets.length, 0);
+  const assets = await delivery.sync({ initial: true, type: "Asset" } as any);
+  assert.equal(assets.entries.length, 0);
+  assert.ok(assets.assets.length >= 4);
+});
+
+test("a preview key reads unpublished entries that delivery does not", async () => {
+  const [draft] = await sql<{ id: string }[]>`select p.id from public.content_entries p
+    where p.stage = 'preview' and not exists (select 1 from public.content_entries d where d.stage = 'published' and d.id = p.id)
+    limit 1`;
+  assert.ok(draft, "the demo site has an unpublished record");
+  const preview = client(await host.key("preview"));
+  assert.equal((await preview.getEntries({ "sys.id": draft.id })).items.length, 1);
+  assert.equal((await delivery.getEntries({ "sys.id": draft.id })).items.length, 0);
+});
+
+test("an error from the API reaches the client as its own error name", async () => {
+  await assert.rejects(delivery.getEntries({ content_type: "nosuchtype" }), (e: Error) => e.name === "InvalidQuery");
+  const revoked = client(await host.revokedKey("delivery"));
+  await assert.rejects(revoked.getEntries(), (e: Error) => e.name === "AccessTokenInvalid");
+});

@@ -1,0 +1,183 @@
+// The Delivery and Preview REST surface over real HTTP: addresses, errors, headers and the auth matrix.
+import assert from "node:assert/strict";
+import { test } from "../../helpers/test.ts";
+import { testHost } from "../../helpers/host.ts";
+
+const host = await testHost();
+const deliveryKey = await host.key("delivery");
+const base = `${host.baseUrl}/api/content/spaces/${host.space}`;
+const env = `${base}/environments/master`;
+
+async function get(path: string, key: string | null = deliveryKey, headers: Record<string, string> = {}) {
+  const res = await fetch(path, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+  const text = await res.text();
+  return { res, status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+function assertError(r: { status: number; body: any }, status: number, id: string) {
+  assert.equal(r.status, status, JSON.stringify(r.body));
+  assert.equal(r.body.sys.type, "Error");
+  assert.equal(r.body.sys.id, id);
+  assert.equal(typeof r.body.message, "string");
+  assert.equal(typeof r.body.requestId, "string");
+}
+
+test("the space answers at its address, with the trailing slash the client sends", async () => {
+  const r = await get(`${base}/`);
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body.sys, { type: "Space", id: host.space });
+  assert.ok(r.body.locales.some((l: any) => l.default));
+});
+
+test("the environment master answers; another environment or space is NotFound with details", async () => {
+  assert.deepEqual((await get(env)).body.sys, { type: "Environment", id: "master" });
+  const otherEnv = await get(`${base}/environments/staging/entries`);
+  assertError(otherEnv, 404, "NotFound");
+  assert.deepEqual(otherEnv.body.details, { type: "Environment", id: "staging" });
+  const otherSpace = await get(`${host.baseUrl}/api/content/spaces/nope/environments/master/entries`);
+  assertError(otherSpace, 404, "NotFound");
+  assert.deepEqual(otherSpace.body.details, { type: "Space", id: "nope" });
+});
+
+test("the /environments/master part may be omitted, and the function address answers too", async () => {
+  const a = await get(`${base}/entries?limit=3&order=sys.id`);
+  const b = await get(`${env}/entries?limit=3&order=sys.id`);
+  const c = await get(`${host.baseUrl}/functions/v1/content/spaces/${host.space}/entries?limit=3&order=sys.id`);
+  assert.equal(a.status, 200);
+  assert.deepEqual(a.body.items.map((i: any) => i.sys.id), b.body.items.map((i: any) => i.sys.id));
+  assert.deepEqual(a.body.items.map((i: any) => i.sys.id), c.body.items.map((i: any) => i.sys.id));
+});
+
+test("an unknown route is NotFound in the content envelope", async () => {
+  assertError(await get(`${env}/nothing-here`), 404, "NotFound");
+  assertError(await get(`${env}/entries/no.such.entry`), 404, "NotFound");
+  assertError(await get(`${env}/assets/nosuchasset`), 404, "NotFound");
+  assertError(await get(`${env}/content_types/nosuchtype`), 404, "NotFound");
+});
+
+test("out-of-range collection arguments are BadQuery", async () => {
+  for (const q of ["limit=0", "limit=1001", "limit=abc", "skip=-1", "include=11", "include=-1", "locale=xx-XX", "select=fields.a.b.c"]) {
+    assertError(await get(`${env}/entries?${q}`), 400, "BadQuery");
+  }
+  assertError(await get(`${env}/entries?fields.title=x`), 400, "BadQuery");
+  assertError(await get(`${env}/assets?mimetype_group=nonsense`), 400, "BadQuery");
+});
+
+test("an unknown content type is InvalidQuery naming unknownContentType", async () => {
+  const r = await get(`${env}/entries?content_type=nosuchtype`);
+  assertError(r, 400, "InvalidQuery");
+  assert.equal(r.body.details.errors[0].name, "unknownContentType");
+});
+
+test("[near] and [within] are InvalidQuery: the site has no location fields", async () => {
+  assertError(await get(`${env}/entries?content_type=article&fields.title[near]=1,2`), 400, "InvalidQuery");
+  assertError(await get(`${env}/entries?content_type=article&fields.title[within]=1,2,3,4`), 400, "InvalidQuery");
+  assertError(await get(`${env}/entries?content_type=article&fields.title[bogus]=1`), 400, "InvalidQuery");
+});
+
+test("a sync token the service did not issue is BadQuery", async () => {
+  assertError(await get(`${env}/sync?sync_token=forged`), 400, "BadQuery");
+  assertError(await get(`${env}/sync?sync_token=eyJ2IjoxfQ.AAAAAAAAAAAAAAAAAAAAAAAA`), 400, "BadQuery");
+  assertError(await get(`${env}/sync`), 400, "BadQuery");
+});
+
+test("auth matrix: no key (public delivery), revoked key, key of another kind, right key", async () => {
+  assert.equal((await get(`${env}/entries?limit=1`, null)).status, 200);
+  assertError(await get(`${env}/entries?limit=1`, await host.revokedKey("delivery")), 401, "AccessTokenInvalid");
+  assertError(await get(`${env}/entries?limit=1`, "pk_delivery_00000000000000000000000000000000"), 401, "AccessTokenInvalid");
+  assertError(await get(`${env}/entries?limit=1`, await host.key("forms")), 403, "AccessDenied");
+  assertError(await get(`${env}/entries?limit=1`, await host.key("storefront")), 403, "AccessDenied");
+  assert.equal((await get(`${env}/entries?limit=1`, deliveryKey)).status, 200);
+  assert.equal((await get(`${env}/entries?limit=1`, await host.key("preview"))).status, 200);
+});
+
+test("the key may also come as access_token in the query", async () => {
+  const revoked = await host.revokedKey("delivery");
+  assertError(await get(`${env}/entries?limit=1&access_token=${revoked}`, null), 401, "AccessTokenInvalid");
+  assert.equal((await get(`${env}/entries?limit=1&access_token=${deliveryKey}`, null)).status, 200);
+});
+
+test("answers carry the media type, ETag, Cache-Control, request id and rate-limit headers", async () => {
+  const { res, body } = await get(`${env}/entries?content_type=book&limit=2`);
+  assert.equal(res.headers.get("content-type"), "application/vnd.contentful.delivery.v1+json");
+  assert.equal(res.headers.get("cache-control"), "public, max-age=60, s-maxage=300, stale-while-revalidate=600");
+  assert.match(res.headers.get("x-contentful-request-id") ?? "", /^[0-9a-f]{32}$/);
+  assert.equal(res.headers.get("x-contentful-ratelimit-hour-limit"), "36000");
+  assert.equal(res.headers.get("x-contentful-ratelimit-second-limit"), "78");
+  assert.ok(Number(res.headers.get("x-contentful-ratelimit-hour-remaining")) < 36000);
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+  const etag = res.headers.get("etag")!;
+  assert.ok(etag);
+  const again = await fetch(`${env}/entries?content_type=book&limit=2`, { headers: { authorization: `Bearer ${deliveryKey}`, "if-none-match": etag } });
+  assert.equal(again.status, 304);
+  assert.equal(await again.text(), "");
+  assert.equal(body.sys.type, "Array");
+});
+
+test("errors carry the request id they name and the rate-limit headers", async () => {
+  const { res, body } = await get(`${env}/entries?limit=0`);
+  assert.equal(res.headers.get("x-contentful-request-id"), body.requestId);
+  assert.equal(res.headers.get("x-contentful-ratelimit-second-limit"), "78");
+});
+
+test("the ETag differs between delivery and preview keys for the same address", async () => {
+  const a = await fetch(`${env}/content_types`, { headers: { authorization: `Bearer ${deliveryKey}` } });
+  const b = await fetch(`${env}/content_types`, { headers: { authorization: `Bearer ${await host.key("preview")}` } });
+  await a.body?.cancel();
+  await b.body?.cancel();
+  assert.notEqual(a.headers.get("etag"), b.headers.get("etag"));
+});
+
+test("a CORS preflight lists Authorization and the vendor headers", async () => {
+  const res = await fetch(`${env}/entries`, {
+    method: "OPTIONS",
+    headers: { origin: "https://example.org", "access-control-request-method": "GET", "access-control-request-headers": "authorization,x-contentful-user-agent" },
+  });
+  await res.body?.cancel();
+  assert.ok(res.status === 204 || res.status === 200);
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+  const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+  assert.ok(allowed.includes("authorization"));
+  assert.ok(allowed.includes("x-contentful-user-agent"));
+});
+
+test("HEAD answers like GET without a body", async () => {
+  const res = await fetch(`${env}/entries?limit=1`, { method: "HEAD", headers: { authorization: `Bearer ${deliveryKey}` } });
+  assert.equal(res.status, 200);
+  assert.equal(await res.text(), "");
+  assert.ok(res.headers.get("etag"));
+});
+
+test("in git mode every write answers BadRequest 405 with the reason, never a 5xx", async () => {
+  const management = await host.key("management");
+  for (const [method, path] of [["POST", "/entries"], ["PUT", "/entries/article.hello"], ["DELETE", "/entries/article.hello"], ["PUT", "/entries/article.hello/published"]]) {
+    const res = await fetch(`${env}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${management}`, "content-type": "application/vnd.contentful.management.v1+json" },
+      body: method === "DELETE" ? undefined : "{",
+    });
+    const body = await res.json();
+    assert.equal(res.status, 405, `${method} ${path}`);
+    assert.equal(body.sys.id, "BadRequest");
+    assert.match(body.message, /git mode/);
+  }
+});
+
+test("the per-second limit answers 429 RateLimitExceeded with a reset in seconds", async () => {
+  const key = await host.key("delivery");
+  let limited: Response | undefined;
+  for (let round = 0; round < 5 && !limited; round++) {
+    const answers = await Promise.all(Array.from({ length: 90 }, () =>
+      fetch(`${env}/locales`, { headers: { authorization: `Bearer ${key}` } })
+    ));
+    for (const r of answers) {
+      if (r.status === 429 && !limited) limited = r;
+      else await r.body?.cancel();
+    }
+  }
+  assert.ok(limited, "expected a 429 within five bursts of 90 requests");
+  const body = await limited.json();
+  assert.equal(body.sys.id, "RateLimitExceeded");
+  assert.ok(Number(limited.headers.get("x-contentful-ratelimit-reset")) >= 1);
+  assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+});

@@ -1,0 +1,152 @@
+// The images door over HTTP: originals, every parameter's effect, errors, caching.
+import assert from "node:assert/strict";
+import { Image } from "imagescript";
+import { test } from "../../helpers/test.ts";
+import { testHost } from "../../helpers/host.ts";
+import { testSql } from "../../helpers/db.ts";
+import { MAX_INPUT_PIXELS } from "../../../shared/images/sniff.ts";
+
+const host = await testHost();
+const sql = testSql();
+
+async function assetPath(contentType: string) {
+  const [a] = await sql<{ id: string; content_hash: string; file_name: string; width: number; height: number }[]>`
+    select id, content_hash, file_name, width, height from public.content_assets
+    where content_type = ${contentType} and published order by size desc limit 1`;
+  assert.ok(a, `the demo site has a ${contentType} asset`);
+  return { ...a, url: `${host.baseUrl}/api/media/${host.space}/${a.id}/${a.content_hash}/${a.file_name}` };
+}
+
+async function fetchImage(url: string) {
+  const res = await fetch(url);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return { res, bytes };
+}
+
+test("the original is served untouched with immutable caching and an ETag", async () => {
+  const a = await assetPath("image/png");
+  const { res, bytes } = await fetchImage(a.url);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "image/png");
+  assert.equal(res.headers.get("cache-control"), "public, max-age=31536000, immutable");
+  const [stored] = await sql<{ bytes: Uint8Array }[]>`select bytes from public.storage_objects
+    where bucket = 'media' and key = (select storage_key from public.content_assets where id = ${a.id})`;
+  assert.deepEqual(bytes, new Uint8Array(stored.bytes));
+  const again = await fetch(a.url, { headers: { "if-none-match": res.headers.get("etag")! } });
+  assert.equal(again.status, 304);
+  await again.body?.cancel();
+});
+
+for (const [contentType, fm, expected] of [
+  ["image/jpeg", "png", "image/png"],
+  ["image/png", "jpg", "image/jpeg"],
+  ["image/png", "webp", "image/webp"],
+  ["image/jpeg", "avif", "image/webp"],
+  ["image/webp", "png", "image/png"],
+  ["image/gif", "png", "image/png"],
+  ["image/jpeg", "gif", "image/gif"],
+]) {
+  test(`fm=${fm} turns ${contentType} into ${expected}`, async () => {
+    const a = await assetPath(contentType);
+    const { res, bytes } = await fetchImage(`${a.url}?fm=${fm}&w=40`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), expected);
+    const magic = Array.from(bytes.slice(0, 4));
+    const signature = { "image/png": [0x89, 0x50, 0x4e, 0x47], "image/jpeg": [0xff, 0xd8, 0xff], "image/gif": [0x47, 0x49, 0x46, 0x38], "image/webp": [0x52, 0x49, 0x46, 0x46] }[expected]!;
+    assert.deepEqual(magic.slice(0, signature.length), signature);
+  });
+}
+
+test("w and h fit within the box keeping the aspect; fit=scale stretches; fit=fill and thumb fill exactly", async () => {
+  const a = await assetPath("image/jpeg");
+  const decode = async (q: string) => {
+    const { bytes } = await fetchImage(`${a.url}?fm=png&${q}`);
+    return await Image.decode(bytes);
+  };
+  const within = await decode("w=100&h=100");
+  assert.ok(within.width <= 100 && within.height <= 100);
+  assert.ok(within.width === 100 || within.height === 100);
+  assert.ok(Math.abs(within.width / within.height - a.width / a.height) < 0.05);
+  for (const fit of ["scale", "fill", "thumb", "pad"]) {
+    const img = await decode(`w=90&h=40&fit=${fit}`);
+    assert.deepEqual([img.width, img.height], [90, 40], fit);
+  }
+  const onlyW = await decode("w=60");
+  assert.equal(onlyW.width, 60);
+});
+
+test("fit=pad fills with bg, r rounds corners to transparency, q changes the jpeg size", async () => {
+  const a = await assetPath("image/jpeg");
+  const padded = await Image.decode((await fetchImage(`${a.url}?fm=png&w=100&h=300&fit=pad&bg=rgb:ff0000`)).bytes);
+  const [r, g, b] = Image.colorToRGBA(padded.getPixelAt(1, 1));
+  assert.deepEqual([r, g, b], [255, 0, 0]);
+  const rounded = await Image.decode((await fetchImage(`${a.url}?fm=png&w=100&h=100&fit=fill&r=max`)).bytes);
+  assert.equal(Image.colorToRGBA(rounded.getPixelAt(1, 1))[3], 0);
+  const low = (await fetchImage(`${a.url}?fm=jpg&w=300&q=10`)).bytes.length;
+  const high = (await fetchImage(`${a.url}?fm=jpg&w=300&q=95`)).bytes.length;
+  assert.ok(low < high, `${low} < ${high}`);
+});
+
+test("fit=crop with a focus takes that region", async () => {
+  const a = await assetPath("image/jpeg");
+  const left = await Image.decode((await fetchImage(`${a.url}?fm=png&w=50&h=50&fit=crop&f=top_left`)).bytes);
+  const right = await Image.decode((await fetchImage(`${a.url}?fm=png&w=50&h=50&fit=crop&f=bottom_right`)).bytes);
+  assert.deepEqual([left.width, left.height], [50, 50]);
+  assert.notDeepEqual(Array.from(left.bitmap.slice(0, 400)), Array.from(right.bitmap.slice(0, 400)));
+});
+
+test("a transform is cached by its parameters, whatever their order", async () => {
+  const a = await assetPath("image/png");
+  const first = await fetch(`${a.url}?w=33&h=21&fit=fill&fm=webp`);
+  await first.body?.cancel();
+  const second = await fetch(`${a.url}?fm=webp&fit=fill&h=21&w=33`);
+  await second.body?.cancel();
+  assert.equal(first.headers.get("x-image-cache"), "miss");
+  assert.equal(second.headers.get("x-image-cache"), "hit");
+  assert.equal(first.headers.get("etag"), second.headers.get("etag"));
+  assert.equal(second.headers.get("cache-control"), "public, max-age=31536000, immutable");
+});
+
+test("out-of-range or malformed parameters are BadQuery", async () => {
+  const a = await assetPath("image/png");
+  for (const q of ["w=0", "w=4001", "h=-3", "q=0", "q=101", "fit=stretch", "f=middle", "fm=bmp", "r=round", "bg=red", "bg=rgb:12345"]) {
+    const res = await fetch(`${a.url}?${q}`);
+    const body = await res.json();
+    assert.equal(res.status, 400, q);
+    assert.equal(body.sys.id, "BadQuery", q);
+  }
+});
+
+test("an unknown asset, a stale hash or another space is NotFound", async () => {
+  const a = await assetPath("image/png");
+  for (const url of [
+    `${host.baseUrl}/api/media/${host.space}/nosuchasset/${a.content_hash}/x.png`,
+    `${host.baseUrl}/api/media/${host.space}/${a.id}/0000000000000000/${a.file_name}`,
+    `${host.baseUrl}/api/media/otherspace/${a.id}/${a.content_hash}/${a.file_name}`,
+  ]) {
+    const res = await fetch(url);
+    assert.equal(res.status, 404, url);
+    assert.equal((await res.json()).sys.id, "NotFound");
+  }
+});
+
+test("a source whose header claims too many pixels is refused before decoding, with a clear 4xx", async () => {
+  // a PNG header claiming 60000x60000 followed by nothing: decoding it would exhaust memory
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+    0, 0, 0xea, 0x60, 0, 0, 0xea, 0x60, 8, 6, 0, 0, 0, 0, 0, 0, 0]);
+  assert.ok(60000 * 60000 > MAX_INPUT_PIXELS);
+  const id = `huge${Date.now()}`;
+  await sql`insert into public.storage_objects (bucket, key, content_type, size, bytes) values ('media', ${`media/${id}.png`}, 'image/png', ${png.length}, ${png})`;
+  await sql`insert into public.content_assets (id, path, file_name, content_type, size, width, height, content_hash, storage_key)
+    values (${id}, ${`media/${id}.png`}, ${`${id}.png`}, 'image/png', ${png.length}, 60000, 60000, 'abc', ${`media/${id}.png`})`;
+  try {
+    const res = await fetch(`${host.baseUrl}/api/media/${host.space}/${id}/abc/${id}.png?w=100`);
+    const body = await res.json();
+    assert.ok(res.status >= 400 && res.status < 500, String(res.status));
+    assert.equal(body.sys.type, "Error");
+    assert.match(body.message, /pixel|large|dimension/i);
+  } finally {
+    await sql`delete from public.content_assets where id = ${id}`;
+    await sql`delete from public.storage_objects where bucket = 'media' and key = ${`media/${id}.png`}`;
+  }
+});

@@ -1,0 +1,108 @@
+// GET .../sync over HTTP: pages of 100 with nextPageUrl, the narrowing carried in the token, deltas with
+// DeletedEntry and DeletedAsset, and the token rules the client relies on.
+import assert from "node:assert/strict";
+import { test } from "../../helpers/test.ts";
+import { testHost } from "../../helpers/host.ts";
+import { testSql } from "../../helpers/db.ts";
+
+const host = await testHost();
+const sql = testSql();
+const key = await host.key("delivery");
+const env = `${host.baseUrl}/api/content/spaces/${host.space}/environments/master`;
+
+async function get(url: string) {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  const body = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return body;
+}
+
+async function follow(first: string) {
+  const pages: any[] = [];
+  let body = await get(first);
+  pages.push(body);
+  while (body.nextPageUrl) {
+    body = await get(body.nextPageUrl);
+    pages.push(body);
+  }
+  return { pages, items: pages.flatMap((p) => p.items), nextSyncUrl: body.nextSyncUrl as string };
+}
+
+test("an initial sync comes in pages of 100, each next address carrying only sync_token", async () => {
+  const { pages, items, nextSyncUrl } = await follow(`${env}/sync?initial=true`);
+  assert.ok(pages.length >= 2);
+  for (const page of pages.slice(0, -1)) {
+    assert.equal(page.items.length, 100);
+    assert.equal(page.nextSyncUrl, undefined);
+    assert.match(new URL(page.nextPageUrl).search, /^\?sync_token=[A-Za-z0-9._~-]+$/);
+  }
+  assert.ok(pages[pages.length - 1].items.length <= 100);
+  assert.match(new URL(nextSyncUrl).search, /^\?sync_token=[A-Za-z0-9._~-]+$/);
+  const entries = items.filter((i) => i.sys.type === "Entry");
+  const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from public.content_entries where stage = 'published'`;
+  assert.ok(entries.length >= n - 2 && entries.length <= n + 2, `${entries.length} ~ ${n}`); // other tests may add probes
+  assert.equal(new Set(items.map((i) => `${i.sys.type}!${i.sys.id}`)).size, items.length, "no item twice");
+  const sample = entries.find((e) => e.sys.id === "article.hello");
+  assert.equal(typeof sample.fields.title, "object", "sync items carry every locale");
+  assert.ok(sample.fields.title["de-DE"]);
+  assert.ok(items.some((i) => i.sys.type === "Asset"));
+  assert.ok(!items.some((i) => i.sys.type.startsWith("Deleted")), "an initial sync lists no deletions");
+});
+
+test("type and content_type narrow the initial sync and stay narrowed in later pages and deltas", async () => {
+  const { items, nextSyncUrl } = await follow(`${env}/sync?initial=true&type=Entry&content_type=article`);
+  assert.ok(items.length > 100);
+  assert.ok(items.every((i) => i.sys.type === "Entry" && i.sys.contentType.sys.id === "article"));
+  const assets = await follow(`${env}/sync?initial=true&type=Asset`);
+  assert.ok(assets.items.length > 0 && assets.items.every((i) => i.sys.type === "Asset"));
+  // a book changes: the article-only delta does not show it
+  const [book] = await sql<{ id: string }[]>`select id from public.content_entries where stage = 'published' and model_id = 'book' limit 1`;
+  await sql`update public.content_entries set updated_at = updated_at + interval '1 second' where stage = 'published' and id = ${book.id}`;
+  const delta = await get(nextSyncUrl);
+  assert.ok(!delta.items.some((i: any) => i.sys.id === book.id));
+});
+
+test("a delta shows DeletedEntry and DeletedAsset with deletedAt", async () => {
+  const { nextSyncUrl } = await follow(`${env}/sync?initial=true`);
+  const probe = `article.probe-sync-${Date.now()}`;
+  const assetId = `probeasset${Date.now()}`;
+  await sql`insert into public.content_entries (stage, id, model_id, path, fields)
+    values ('published', ${probe}, 'article', ${`records/articles/${probe}.md`}, ${sql.json({ title: { "en-US": "probe" } })})`;
+  await sql`insert into public.content_assets (id, path, file_name, content_type, size, content_hash, storage_key)
+    values (${assetId}, ${`media/${assetId}.txt`}, ${`${assetId}.txt`}, 'text/plain', 1, 'x', ${`media/${assetId}.txt`})`;
+  const added = await get(nextSyncUrl);
+  assert.deepEqual(added.items.map((i: any) => `${i.sys.type}!${i.sys.id}`).sort(), [`Asset!${assetId}`, `Entry!${probe}`].sort());
+  await sql`delete from public.content_entries where id = ${probe}`;
+  await sql`delete from public.content_assets where id = ${assetId}`;
+  const removed = await get(added.nextSyncUrl);
+  const deleted = removed.items.map((i: any) => `${i.sys.type}!${i.sys.id}`).sort();
+  assert.deepEqual(deleted, [`DeletedAsset!${assetId}`, `DeletedEntry!${probe}`].sort());
+  for (const item of removed.items) {
+    assert.ok(item.sys.deletedAt);
+    assert.equal(item.fields, undefined);
+    assert.equal(item.sys.space.sys.id, host.space);
+  }
+  const deletionsOnly = await follow(`${env}/sync?initial=true&type=Deletion`);
+  assert.ok(deletionsOnly.items.some((i) => i.sys.id === probe && i.sys.type === "DeletedEntry"));
+});
+
+test("sync refuses a token mixed with other arguments, an unknown type, and a foreign token", async () => {
+  const first = await get(`${env}/sync?initial=true&type=Asset`);
+  const token = new URL(first.nextSyncUrl).searchParams.get("sync_token");
+  for (const url of [
+    `${env}/sync?sync_token=${token}&type=Entry`,
+    `${env}/sync?initial=true&type=Everything`,
+    `${env}/sync?initial=true&type=Asset&content_type=article`,
+    `${env}/sync?initial=true&content_type=nosuchtype`,
+    `${env}/sync?sync_token=${token}x`,
+  ]) {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    const body = await res.json();
+    assert.equal(res.status, 400, url);
+    assert.equal(body.sys.id, "BadQuery", url);
+  }
+  // a delivery token is not a preview token
+  const preview = await fetch(`${env}/sync?sync_token=${token}`, { headers: { authorization: `Bearer ${await host.key("preview")}` } });
+  assert.equal(preview.status, 400);
+  await preview.body?.cancel();
+});

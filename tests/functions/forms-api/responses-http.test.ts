@@ -1,0 +1,526 @@
+// Responses over HTTP: what the form page stores as a visitor goes (landing, hidden fields, metadata,
+// answers checked per type, the slides reached, submission with path, score and ending), every
+// argument of the responses list, deletion with files, the signed file redirect, and insights.
+import assert from "node:assert/strict";
+import { test } from "../../helpers/test.ts";
+import { testHost } from "../../helpers/host.ts";
+import { formsApi, makeForm, respond, SURVEY, uniqueAddress, visit } from "./support.ts";
+
+const host = await testHost();
+const api = formsApi(host, await host.key("forms"));
+const PHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+
+test("landing stores hidden fields (query and hash, without the embed SDK's parameters) and metadata", async () => {
+  const slug = await makeForm(host, "land", SURVEY);
+  const v = await visit(host, slug, {
+    search:
+      "?utm_source=news&typeform-embed-id=123&typeform-embed=embed-widget&embed-hide-footer=true&disable-tracking=true",
+    hash: "#member=alice&empty=",
+    userAgent: PHONE_UA,
+    referer: "https://parent.example/page",
+  });
+  const [row] = await host.ctx
+    .sql`select hidden, metadata, platform, landed_at, submitted_at from public.form_responses where token = ${v.token}`;
+  assert.deepEqual(row.hidden, { utm_source: "news", member: "alice" });
+  assert.equal(row.metadata.platform, "phone");
+  assert.equal(row.metadata.browser, "touch");
+  assert.equal(row.metadata.user_agent, PHONE_UA);
+  assert.equal(row.metadata.referer, "https://parent.example/page");
+  assert.match(row.metadata.network_id, /^[0-9a-f]{10}$/);
+  assert.equal(row.submitted_at, null);
+
+  const declared = await makeForm(host, "land", SURVEY, { hidden: ["member"] });
+  const w = await visit(host, declared, { search: "?utm_source=x&member=bob" });
+  const [d] = await host.ctx.sql`select hidden from public.form_responses where token = ${w.token}`;
+  assert.deepEqual(d.hidden, { member: "bob" }, "a form that declares hidden fields keeps only those");
+});
+
+test("answers are checked per question type; the refusal names the question", async () => {
+  const slug = await makeForm(host, "check", SURVEY);
+  const v = await visit(host, slug);
+  const bad: [string, unknown][] = [
+    ["mail", "not-an-email"],
+    ["site", "no spaces allowed.com x"],
+    ["tel", "12"],
+    ["age", 131],
+    ["age", "many"],
+    ["stars", 6],
+    ["scale", 11],
+    ["color", "Green"],
+    ["color", ["red", "blue"]],
+    ["langs", [{ other: "x".repeat(1001) }]],
+    ["pick", "Gamma"],
+    ["when", "2024-02-30"],
+    ["doc", "a file name"],
+    ["nope", "x"],
+  ];
+  for (const [ref, value] of bad) {
+    const res = await v.patch({ answers: { [ref]: value } });
+    const body = await res.json();
+    assert.equal(res.status, 400, `${ref}=${JSON.stringify(value)}`);
+    assert.equal(body.code, "VALIDATION_ERROR");
+    assert.equal(body.details[0].field, ref);
+  }
+  const ok = await v.patch({
+    answers: {
+      name: " Ann ",
+      mail: "ann@example.com",
+      site: "example.com",
+      tel: "+49 30 1234567",
+      age: "42",
+      stars: 4,
+      scale: 0,
+      color: "blue",
+      langs: ["deno", { other: "Zig" }],
+      pick: "Beta",
+      when: "2024-02-29",
+    },
+    slide: "group-2",
+  });
+  assert.equal(ok.status, 200, await ok.clone().text());
+  await ok.body?.cancel();
+  const [row] = await host.ctx
+    .sql`select answers, seen, last_slide from public.form_responses where token = ${v.token}`;
+  assert.equal(row.answers.name.value, "Ann");
+  assert.equal(row.answers.site.value, "https://example.com");
+  assert.equal(row.answers.age.value, 42);
+  assert.deepEqual(row.answers.color.value, { id: "blue", ref: "blue", label: "Blue" });
+  assert.deepEqual(row.answers.langs.value, {
+    ids: ["deno"],
+    refs: ["deno"],
+    labels: ["Deno", "Zig"],
+    other: "Zig",
+  });
+  assert.deepEqual(row.seen, ["group-2"]);
+  assert.equal(row.last_slide, "group-2");
+  const cleared = await v.patch({ answers: { mail: null } });
+  assert.equal(cleared.status, 200);
+  await cleared.body?.cancel();
+  const [after] = await host.ctx.sql`select answers from public.form_responses where token = ${v.token}`;
+  assert.ok(!("mail" in after.answers), "null clears an answer");
+
+  const unknown = await fetch(`${host.baseUrl}/to/${slug}/responses/AAAAAAAAAAAAAAAAAAAAAAAA`, {
+    method: "PATCH",
+    body: "{}",
+  });
+  assert.equal(unknown.status, 404);
+  assert.equal((await unknown.json()).code, "NOT_FOUND");
+  const notJson = await fetch(`${host.baseUrl}/to/${slug}/responses/${v.token}`, {
+    method: "PATCH",
+    body: "{oops",
+  });
+  assert.equal((await notJson.json()).code, "VALIDATION_ERROR");
+  const notObject = await fetch(`${host.baseUrl}/to/${slug}/responses/${v.token}`, {
+    method: "PATCH",
+    body: "[]",
+  });
+  const refused = await notObject.json();
+  assert.deepEqual([notObject.status, refused.code, refused.description], [
+    400,
+    "VALIDATION_ERROR",
+    "The body must be a JSON object.",
+  ]);
+});
+
+test("submission: required answers on the path, the jump decides the ending, the score counts, answers off the path go", async () => {
+  const slug = await makeForm(host, "submit", SURVEY);
+  const missing = await visit(host, slug);
+  const refused = await missing.submit({ mail: "a@b.co" });
+  assert.equal(refused.status, 400);
+  assert.equal((await refused.json()).details[0].field, "name");
+
+  const vip = await visit(host, slug);
+  const res = await vip.submit({ name: "Ann", stars: 5, color: "Blue" });
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.deepEqual(body, { response_id: vip.token, score: 2, ending: { id: "vip", ref: "vip" } });
+  const again = await vip.submit({});
+  assert.equal(again.status, 400, "a response is submitted once");
+  await again.body?.cancel();
+
+  const plain = await visit(host, slug);
+  await (await plain.patch({ answers: { note: "reached slide three" } })).body?.cancel();
+  const done = await (await plain.submit({ name: "Bob", stars: 3, color: "Red" })).json();
+  assert.deepEqual(done.ending, { id: "default_tys", ref: "default_tys" });
+  assert.equal(done.score, 0);
+  const [row] = await host.ctx
+    .sql`select answers, seen, submitted_at, at from public.form_responses where token = ${plain.token}`;
+  assert.ok(row.submitted_at);
+  assert.equal(row.at.getTime(), row.submitted_at.getTime());
+  assert.deepEqual(row.seen, ["group-1", "group-2", "group-3"]);
+  const [vipRow] = await host.ctx
+    .sql`select answers, seen from public.form_responses where token = ${vip.token}`;
+  assert.deepEqual(vipRow.seen, ["group-1", "group-2"], "the VIP jump skipped slide three");
+});
+
+test("the response list: item shape and answers of every type in field order", async () => {
+  const slug = await makeForm(host, "shape", SURVEY);
+  const v = await visit(host, slug, { search: "?ref=mail", userAgent: PHONE_UA });
+  await (await v.upload("doc", "notes 1.txt", new TextEncoder().encode("hello file"), "text/plain")).body
+    ?.cancel();
+  const submitted = await v.submit({
+    name: "Ann",
+    mail: "ann@example.com",
+    site: "https://ann.example",
+    tel: "+1 555 0100",
+    age: 30,
+    stars: 4,
+    scale: 7,
+    color: "Red",
+    langs: ["rust", "deno"],
+    pick: "Alpha",
+    when: "2024-05-01",
+    note: "All good",
+  });
+  assert.equal(submitted.status, 200, await submitted.clone().text());
+  await submitted.body?.cancel();
+  // an answer to a question the form no longer has is left out
+  await host.ctx
+    .sql`update public.form_responses set answers = answers || '{"gone": {"type": "text", "field_type": "short_text", "value": "x"}}' where token = ${v.token}`;
+
+  const { status, body } = await api(`/forms/${slug}/responses`);
+  assert.equal(status, 200);
+  assert.equal(body.total_items, 1);
+  assert.equal(body.page_count, 1);
+  const [item] = body.items;
+  assert.equal(item.token, v.token);
+  assert.equal(item.response_id, v.token);
+  assert.equal(item.landing_id, v.token);
+  assert.equal(item.response_type, "completed");
+  assert.match(item.landed_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  assert.match(item.submitted_at, /Z$/);
+  assert.deepEqual(Object.keys(item.metadata).sort(), [
+    "browser",
+    "network_id",
+    "platform",
+    "referer",
+    "user_agent",
+  ]);
+  assert.equal(item.metadata.platform, "phone");
+  assert.deepEqual(item.hidden, { ref: "mail" });
+  assert.deepEqual(item.calculated, { score: 0 });
+  assert.equal(item.variables, undefined, "variables are for quizzes");
+  assert.deepEqual(item.ending, { id: "default_tys", ref: "default_tys" });
+  assert.deepEqual(item.answers.map((a: { field: { ref: string } }) => a.field.ref), [
+    "name",
+    "mail",
+    "site",
+    "tel",
+    "age",
+    "stars",
+    "scale",
+    "color",
+    "langs",
+    "pick",
+    "when",
+    "doc",
+    "note",
+  ]);
+  const by = Object.fromEntries(item.answers.map((a: { field: { ref: string } }) => [a.field.ref, a]));
+  assert.deepEqual(by.name, {
+    field: { id: "name", type: "short_text", ref: "name" },
+    type: "text",
+    text: "Ann",
+  });
+  assert.equal(by.mail.email, "ann@example.com");
+  assert.equal(by.site.url, "https://ann.example");
+  assert.equal(by.tel.phone_number, "+1 555 0100");
+  assert.equal(by.age.number, 30);
+  assert.equal(by.stars.type, "number");
+  assert.equal(by.scale.number, 7);
+  assert.deepEqual(by.color.choice, { id: "red", ref: "red", label: "Red" });
+  assert.deepEqual(by.langs.choices, {
+    ids: ["rust", "deno"],
+    refs: ["rust", "deno"],
+    labels: ["Rust", "Deno"],
+  });
+  assert.deepEqual(by.pick.choice, { id: "alpha", ref: "alpha", label: "Alpha" });
+  assert.equal(by.when.date, "2024-05-01");
+  assert.equal(by.doc.type, "file_url");
+  assert.equal(
+    by.doc.file_url,
+    `${host.baseUrl}/api/forms/${slug}/responses/${v.token}/fields/doc/files/notes%201.txt`,
+  );
+
+  const quiz = await makeForm(host, "quiz", "q* number: Pick\n  score +3 if q > 1\n", { type: "quiz" });
+  await respond(host, quiz, { q: 2 });
+  const [quizItem] = (await api(`/forms/${quiz}/responses`)).body.items;
+  assert.deepEqual(quizItem.calculated, { score: 3 });
+  assert.deepEqual(quizItem.variables, [{ key: "score", type: "number", number: 3 }]);
+});
+
+test("the response list's arguments: page_size, sort, since/until, before/after, ids, completed, query, fields, answered_fields", async () => {
+  const slug = await makeForm(host, "args", SURVEY);
+  const tokens: string[] = [];
+  const base = Date.parse("2025-03-01T10:00:00Z");
+  for (let i = 0; i < 6; i++) {
+    const { token } = await respond(host, slug, {
+      name: `Person ${i}`,
+      ...(i % 2 ? { note: `harbor tea ${i}` } : {}),
+      ...(i === 4 ? { mail: "x@y.zz" } : {}),
+    }, { search: `?batch=b${i}` });
+    tokens.push(token);
+    // distinct, known times: landed i minutes after the base, submitted an hour later, in reverse order
+    await host.ctx.sql`update public.form_responses
+      set landed_at = ${new Date(base + i * 60_000)}, submitted_at = ${new Date(
+      base + 3_600_000 - i * 60_000,
+    )},
+          at = ${new Date(base + 3_600_000 - i * 60_000)} where token = ${token}`;
+  }
+  const open = await visit(host, slug);
+  await host.ctx.sql`update public.form_responses set landed_at = ${new Date(
+    base + 30 * 60_000,
+  )}, at = ${new Date(base + 30 * 60_000)} where token = ${open.token}`;
+  const ids = async (query: string) => {
+    const res = await api(`/forms/${slug}/responses?${query}`);
+    assert.equal(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
+    return res.body.items.map((i: { token: string }) => i.token);
+  };
+  // submitted_at,desc (default): latest submission first; the open response sorts by when it started
+  const all = tokens.slice(0, 6);
+  const desc = await ids("sort=submitted_at,desc");
+  assert.deepEqual(desc.filter((t: string) => t !== open.token), all);
+  assert.equal(desc.indexOf(open.token), 6, "started 10:30, earlier than every submission");
+  assert.deepEqual(await ids(""), desc, "the default order");
+  assert.deepEqual(await ids("sort=submitted_at,asc"), [...desc].reverse());
+  assert.deepEqual(await ids("sort=landed_at,asc"), [...tokens.slice(0, 6), open.token]);
+  assert.deepEqual(await ids("sort=landed_at,desc"), [open.token, ...tokens.slice(0, 6).reverse()]);
+
+  const two = await api(`/forms/${slug}/responses?page_size=2`);
+  assert.equal(two.body.items.length, 2);
+  assert.equal(two.body.total_items, 7);
+  assert.equal(two.body.page_count, 4);
+  // before: the page after the cursor in the default order (older); after: newer
+  assert.deepEqual(await ids(`page_size=2&before=${desc[1]}`), desc.slice(2, 4));
+  assert.deepEqual(await ids(`page_size=2&after=${desc[4]}&sort=submitted_at,asc`), [desc[3], desc[2]]);
+  assert.deepEqual(await ids(`before=${desc[6]}`), []);
+
+  assert.deepEqual(await ids(`since=2025-03-01T10:57:00Z`), all.slice(0, 4));
+  assert.deepEqual(await ids(`until=2025-03-01T10:56:00`), [all[4], all[5], open.token]);
+  assert.deepEqual(
+    await ids(`since=${(base + 3_600_000 - 60_000) / 1000}&until=${(base + 3_600_000) / 1000}`),
+    all.slice(0, 2),
+    "Unix seconds",
+  );
+
+  assert.deepEqual(await ids(`included_response_ids=${tokens[3]},${tokens[1]}`), [tokens[1], tokens[3]]);
+  assert.deepEqual(await ids("completed=false"), [open.token]);
+  assert.deepEqual(await ids("completed=true"), all);
+  assert.equal((await ids("completed=all")).length, 7);
+
+  assert.deepEqual(await ids("query=harbor"), [tokens[1], tokens[3], tokens[5]]);
+  assert.deepEqual(
+    await ids("query=HARB"),
+    [tokens[1], tokens[3], tokens[5]],
+    "a word's beginning, any case",
+  );
+  assert.deepEqual(await ids("query=tea%203"), [tokens[3]], "every word");
+  assert.deepEqual(await ids("query=b2"), [tokens[2]], "hidden values count");
+  assert.deepEqual(await ids("query=%3F%3F"), [], "a query without words finds nothing");
+
+  assert.deepEqual(await ids("answered_fields=note"), [tokens[1], tokens[3], tokens[5]]);
+  assert.deepEqual(await ids("answered_fields=note,mail"), []);
+  assert.deepEqual(await ids("answered_fields=mail,name"), [tokens[4]]);
+
+  const onlyNote = await api(`/forms/${slug}/responses?fields=note&included_response_ids=${tokens[1]}`);
+  assert.deepEqual(onlyNote.body.items[0].answers.map((a: { field: { ref: string } }) => a.field.ref), [
+    "note",
+  ]);
+
+  for (
+    const bad of [
+      "page_size=0",
+      "page_size=1001",
+      "page_size=x",
+      "since=yesterday",
+      "until=2025-13-45",
+      "completed=maybe",
+      "sort=title,asc",
+      "before=nothing-like-it",
+      "after=nope",
+      `before=${tokens[0]}&after=${tokens[1]}`,
+    ]
+  ) {
+    const res = await api(`/forms/${slug}/responses?${bad}`);
+    assert.equal(res.status, 400, bad);
+    assert.equal(res.body.code, "VALIDATION_ERROR", bad);
+  }
+  assert.equal((await api(`/forms/${slug}/responses?page_size=1000`)).status, 200);
+});
+
+test("deleting responses removes them, their answers and their files; the list argument is required", async () => {
+  const slug = await makeForm(host, "del", SURVEY);
+  const a = await visit(host, slug);
+  await (await a.upload("doc", "a.bin", new Uint8Array([1, 2, 3]))).body?.cancel();
+  await (await a.submit({ name: "A" })).body?.cancel();
+  const b = await respond(host, slug, { name: "B" });
+  const c = await respond(host, slug, { name: "C" });
+  const [stored] = await host.ctx
+    .sql`select count(*)::int as n from public.storage_objects where bucket = 'form-uploads' and key like ${`${slug}/${a.token}/%`}`;
+  assert.equal(stored.n, 1);
+
+  assert.equal((await api(`/forms/${slug}/responses`, { method: "DELETE" })).body.code, "VALIDATION_ERROR");
+  const res = await api(`/forms/${slug}/responses?included_tokens=${a.token},${b.token}`, {
+    method: "DELETE",
+  });
+  assert.equal(res.status, 204);
+  const left = await api(`/forms/${slug}/responses`);
+  assert.deepEqual(left.body.items.map((i: { token: string }) => i.token), [c.token]);
+  const [gone] = await host.ctx
+    .sql`select count(*)::int as n from public.storage_objects where bucket = 'form-uploads' and key like ${`${slug}/${a.token}/%`}`;
+  assert.equal(gone.n, 0, "the file went with its response");
+  assert.equal(
+    (await api(`/forms/${slug}/responses?included_response_ids=${c.token}`, { method: "DELETE" })).status,
+    204,
+  );
+  assert.equal((await api(`/forms/${slug}/responses`)).body.total_items, 0);
+});
+
+test("a file answer: 302 to a signed address valid for an hour; forged, expired or wrong addresses are refused", async () => {
+  const slug = await makeForm(host, "file", SURVEY);
+  const v = await visit(host, slug);
+  const bytes = new TextEncoder().encode("the file's bytes");
+  const up = await v.upload("doc", "report ä.txt", bytes, "text/plain");
+  assert.equal(up.status, 201);
+  assert.deepEqual(await up.json(), { name: "report ä.txt", size: bytes.length });
+  await (await v.submit({ name: "F" })).body?.cancel();
+
+  const key = await host.key("forms");
+  const path = `/api/forms/${slug}/responses/${v.token}/fields/doc/files/${
+    encodeURIComponent("report ä.txt")
+  }`;
+  const redirect = await fetch(`${host.baseUrl}${path}`, {
+    headers: { authorization: `Bearer ${key}` },
+    redirect: "manual",
+  });
+  assert.equal(redirect.status, 302);
+  const location = new URL(redirect.headers.get("location")!);
+  await redirect.body?.cancel();
+  const expires = Number(location.searchParams.get("expires"));
+  const inAnHour = Date.now() / 1000 + 3600;
+  assert.ok(Math.abs(expires - inAnHour) < 30, "expires one hour from now");
+  assert.match(location.searchParams.get("signature")!, /^[0-9a-f]{64}$/);
+
+  const file = await fetch(location);
+  assert.equal(file.status, 200);
+  assert.equal(file.headers.get("content-type"), "text/plain");
+  assert.deepEqual(new Uint8Array(await file.arrayBuffer()), bytes);
+
+  const forged = new URL(location);
+  forged.searchParams.set("signature", "0".repeat(64));
+  const late = new URL(location);
+  late.searchParams.set("expires", String(Math.floor(Date.now() / 1000) - 10));
+  const unsigned = new URL(location);
+  unsigned.search = "";
+  for (const url of [forged, late, unsigned]) {
+    const res = await fetch(url);
+    assert.equal(res.status, 403);
+    assert.equal((await res.json()).code, "FORBIDDEN");
+  }
+  const wrongName = await fetch(
+    `${host.baseUrl}/api/forms/${slug}/responses/${v.token}/fields/doc/files/other.txt`,
+    { headers: { authorization: `Bearer ${key}` }, redirect: "manual" },
+  );
+  assert.equal(wrongName.status, 404);
+  await wrongName.body?.cancel();
+  const tooBig = await (await visit(host, slug)).upload(
+    "doc",
+    "big.bin",
+    new Uint8Array(10 * 1024 * 1024 + 1),
+  );
+  assert.equal(tooBig.status, 413);
+  assert.equal((await tooBig.json()).code, "PAYLOAD_TOO_LARGE");
+  const empty = await (await visit(host, slug)).upload("doc", "empty.bin", new Uint8Array(0));
+  assert.equal((await empty.json()).code, "VALIDATION_ERROR");
+  const notFile = await fetch(`${host.baseUrl}/to/${slug}/responses/${v.token}/files/name`, {
+    method: "POST",
+    body: "x",
+  });
+  assert.equal(notFile.status, 404);
+  await notFile.body?.cancel();
+});
+
+test("insights: views and dropoffs per field, visits per platform and overall, completion rate, average time", async () => {
+  const slug = await makeForm(host, "ins", SURVEY);
+  // a phone visitor who only landed; one who reached slide two and left; two desktop completions
+  await visit(host, slug, { userAgent: PHONE_UA, address: uniqueAddress() });
+  const left = await visit(host, slug, { userAgent: PHONE_UA, address: uniqueAddress() });
+  await (await left.patch({ slide: "group-1" })).body?.cancel();
+  await (await left.patch({ slide: "group-2" })).body?.cancel();
+  const address = uniqueAddress();
+  const one = await respond(host, slug, { name: "A", stars: 5 }, { address }); // the VIP jump: slides one and two
+  const two = await respond(host, slug, { name: "B" }, { address });
+  await host.ctx
+    .sql`update public.form_responses set submitted_at = landed_at + interval '40 seconds' where token = ${one.token}`;
+  await host.ctx
+    .sql`update public.form_responses set submitted_at = landed_at + interval '20 seconds' where token = ${two.token}`;
+
+  const { status, body } = await api(`/insights/${slug}/summary`);
+  assert.equal(status, 200);
+  const field = (ref: string) => body.fields.find((f: { ref: string }) => f.ref === ref);
+  assert.deepEqual(Object.keys(field("name")).sort(), ["dropoffs", "id", "ref", "title", "type", "views"]);
+  assert.deepEqual([field("name").views, field("name").dropoffs], [3, 0]);
+  assert.deepEqual([field("stars").views, field("stars").dropoffs], [3, 1]);
+  assert.deepEqual([field("note").views, field("note").dropoffs], [1, 0]);
+  assert.equal(body.fields.length, 13);
+  assert.deepEqual(body.form.summary, {
+    responses_count: 2,
+    total_visits: 4,
+    unique_visits: 3,
+    completion_rate: 50,
+    average_time: 30,
+  });
+  const phone = body.form.platforms.find((p: { platform: string }) => p.platform === "phone");
+  const desktop = body.form.platforms.find((p: { platform: string }) => p.platform === "desktop");
+  assert.deepEqual(phone, {
+    platform: "phone",
+    responses_count: 0,
+    total_visits: 2,
+    unique_visits: 2,
+    completion_rate: 0,
+    average_time: 0,
+  });
+  assert.deepEqual(desktop, {
+    platform: "desktop",
+    responses_count: 2,
+    total_visits: 2,
+    unique_visits: 1,
+    completion_rate: 100,
+    average_time: 30,
+  });
+});
+
+test("the form page's routes are limited per visitor address: 429 TOO_MANY_REQUESTS with Retry-After", async () => {
+  const slug = await makeForm(host, "limit", SURVEY);
+  const address = uniqueAddress();
+  const land = () =>
+    fetch(`${host.baseUrl}/to/${slug}/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": address },
+      body: "{}",
+    });
+  let limited: Response | undefined;
+  for (let round = 0; round < 5 && !limited; round++) {
+    const answers = await Promise.all(Array.from({ length: 70 }, land));
+    limited = answers.find((r) => r.status === 429);
+    await Promise.all(answers.filter((r) => r !== limited).map((r) => r.body?.cancel()));
+  }
+  assert.ok(limited, "some landing was limited");
+  assert.ok(Number(limited!.headers.get("retry-after")) >= 1);
+  assert.equal((await limited!.json()).code, "TOO_MANY_REQUESTS");
+  const other = await visit(host, slug, { address: uniqueAddress() });
+  assert.ok(other.token, "another address is not held back");
+});
+
+test("a form with is_public false takes no new responses: the page says it is closed and landing is FORBIDDEN", async () => {
+  const slug = await makeForm(host, "closed", SURVEY, { is_public: false });
+  const page = await fetch(`${host.baseUrl}/to/${slug}`);
+  assert.equal(page.status, 403);
+  assert.match(await page.text(), /closed to new responses/);
+  const land = await fetch(`${host.baseUrl}/to/${slug}/responses`, { method: "POST", body: "{}" });
+  assert.equal(land.status, 403);
+  assert.equal((await land.json()).code, "FORBIDDEN");
+  const missing = await fetch(`${host.baseUrl}/to/no-such-form-here`);
+  assert.equal(missing.status, 404);
+  assert.match(await missing.text(), /does not exist/);
+});

@@ -1,0 +1,311 @@
+// The Store API's HTTP surface: addresses (both endpoints, any version, the function address, GET),
+// the auth matrix, the 400 shapes, faults in a query as GraphQL errors, introspection, CORS, and the
+// depth and cost limits.
+import assert from "node:assert/strict";
+import { getIntrospectionQuery } from "graphql";
+import { test } from "../../helpers/test.ts";
+import { endpoint, gql, host, storefrontKey } from "./support.ts";
+
+const SHOP = "{ shop { name } }";
+
+test("the endpoint answers at /api/store/api/<version>/graphql.json, /api/<version>/graphql(.json) and the function address, any version", async () => {
+  for (
+    const url of [
+      `${host.baseUrl}/api/store/api/2024-10/graphql.json`,
+      `${host.baseUrl}/api/2025-01/graphql.json`,
+      `${host.baseUrl}/api/unstable/graphql.json`,
+      `${host.baseUrl}/api/1999-01/graphql`,
+      `${host.baseUrl}/api/store/api/2025-01/graphql`,
+      `${host.baseUrl}/functions/v1/storefront-api/api/2024-10/graphql.json`,
+    ]
+  ) {
+    const r = await gql(SHOP, undefined, { url });
+    assert.equal(r.status, 200, url);
+    assert.equal(r.body.data.shop.name, "Sitewire Demo", url);
+    assert.match(r.headers.get("content-type")!, /^application\/json/);
+    assert.ok(r.headers.get("x-request-id"));
+  }
+});
+
+test("GET with query and JSON variables answers like POST; a mutation over GET is 405", async () => {
+  const q = encodeURIComponent("query($h: String!) { productByHandle(handle: $h) { handle } }");
+  const v = encodeURIComponent(JSON.stringify({ h: "tee" }));
+  const r = await fetch(`${endpoint}?query=${q}&variables=${v}`, {
+    headers: { "x-shopify-storefront-access-token": storefrontKey },
+  });
+  assert.equal(r.status, 200);
+  assert.deepEqual(await r.json(), { data: { productByHandle: { handle: "tee" } } });
+
+  const m = encodeURIComponent("mutation { cartCreate { cart { id } } }");
+  const refused = await fetch(`${endpoint}?query=${m}`, {
+    headers: { "x-shopify-storefront-access-token": storefrontKey },
+  });
+  assert.equal(refused.status, 405);
+  assert.equal((await refused.json()).errors[0].extensions.code, "METHOD_NOT_ALLOWED");
+
+  const badVariables = await fetch(`${endpoint}?query=${q}&variables=%7Bnope`, {
+    headers: { "x-shopify-storefront-access-token": storefrontKey },
+  });
+  assert.equal(badVariables.status, 400);
+  assert.equal(typeof (await badVariables.json()).errors[0].message, "string");
+});
+
+test("auth matrix: no key and a revoked key are 401, another kind is 403, a storefront key is 200 (each header it may come in)", async () => {
+  const noKey = await gql(SHOP, undefined, { key: null });
+  assert.equal(noKey.status, 401);
+  assert.equal(typeof noKey.body.errors[0].message, "string");
+
+  const revoked = await gql(SHOP, undefined, { key: await host.revokedKey("storefront") });
+  assert.equal(revoked.status, 401);
+  assert.equal(typeof revoked.body.errors[0].message, "string");
+
+  const unknown = await gql(SHOP, undefined, { key: "pk_storefront_00000000000000000000000000000000" });
+  assert.equal(unknown.status, 401);
+
+  for (const kind of ["delivery", "preview", "management", "forms", "scheduling", "support"] as const) {
+    const other = await gql(SHOP, undefined, { key: await host.key(kind) });
+    assert.equal(other.status, 403, kind);
+    assert.equal(typeof other.body.errors[0].message, "string");
+  }
+
+  for (
+    const header of [
+      "x-shopify-storefront-access-token",
+      "x-vendor-storefront-access-token",
+      "shopify-storefront-private-token",
+    ]
+  ) {
+    const r = await gql(SHOP, undefined, { key: null, headers: { [header]: storefrontKey } });
+    assert.equal(r.status, 200, header);
+  }
+  const bearer = await gql(SHOP, undefined, {
+    key: null,
+    headers: { authorization: `Bearer ${storefrontKey}` },
+  });
+  assert.equal(bearer.status, 200);
+});
+
+test("a body that is not JSON, not an object, or without a query is 400 with { errors: [ { message } ] }", async () => {
+  const post = async (body: string, type = "application/json") => {
+    const res = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": type, "x-shopify-storefront-access-token": storefrontKey },
+      body,
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  for (
+    const body of [
+      "{nope",
+      "[]",
+      "null",
+      "{}",
+      '{"query": 42}',
+      '{"query": ""}',
+      '{"query": "{ shop { name } }", "variables": [1]}',
+      '{"query": "{ shop { name } }", "operationName": 3}',
+    ]
+  ) {
+    const r = await post(body);
+    assert.equal(r.status, 400, body);
+    assert.equal(typeof r.body.errors[0].message, "string", body);
+  }
+  const raw = await post("{ shop { name } }", "application/graphql");
+  assert.equal(raw.status, 200);
+  assert.equal(raw.body.data.shop.name, "Sitewire Demo");
+});
+
+test("faults in the query itself are HTTP 200 with GraphQL errors: syntax, unknown fields, bad variables, bad arguments", async () => {
+  const syntax = await gql("{ shop { name ");
+  assert.equal(syntax.status, 200);
+  assert.equal(syntax.body.errors[0].extensions.code, "GRAPHQL_PARSE_FAILED");
+  assert.equal(syntax.body.data, undefined);
+
+  const unknown = await gql("{ shop { nope } }");
+  assert.equal(unknown.status, 200);
+  assert.equal(unknown.body.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
+
+  const missing = await gql("query($first: Int!) { products(first: $first) { nodes { id } } }", {});
+  assert.equal(missing.status, 200);
+  assert.match(missing.body.errors[0].message, /\$first/);
+
+  const range = await gql("{ products(first: 251) { nodes { id } } }");
+  assert.equal(range.status, 200);
+  assert.equal(range.body.errors[0].extensions.code, "BAD_USER_INPUT");
+  assert.deepEqual(range.body.errors[0].path, ["products"]);
+
+  const cursor = await gql('{ products(first: 2, after: "not-a-cursor") { nodes { id } } }');
+  assert.equal(cursor.status, 200);
+  assert.equal(cursor.body.errors[0].extensions.code, "BAD_USER_INPUT");
+
+  const unknownOperation = await gql("query A { shop { name } } query B { shop { name } }");
+  assert.equal(unknownOperation.status, 200);
+  assert.equal(unknownOperation.body.errors[0].extensions.code, "GRAPHQL_VALIDATION_FAILED");
+  const named = await fetch(endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-shopify-storefront-access-token": storefrontKey },
+    body: JSON.stringify({ query: "query A { shop { name } } query B { shop { id } }", operationName: "B" }),
+  });
+  assert.deepEqual(Object.keys((await named.json()).data.shop), ["id"]);
+});
+
+test("introspection is on and the schema carries the Storefront API's root names and types", async () => {
+  const r = await gql(getIntrospectionQuery());
+  assert.equal(r.status, 200, JSON.stringify(r.body.errors));
+  const schema = r.body.data.__schema;
+  assert.equal(schema.queryType.name, "QueryRoot");
+  assert.equal(schema.mutationType.name, "Mutation");
+  const types = new Map(schema.types.map((t: any) => [t.name, t]));
+  for (
+    const name of [
+      "Product",
+      "ProductVariant",
+      "Collection",
+      "Cart",
+      "CartLine",
+      "BaseCartLine",
+      "CartUserError",
+      "MoneyV2",
+      "Shop",
+      "Localization",
+      "Node",
+      "ProductSortKeys",
+      "CurrencyCode",
+      "CountryCode",
+      "WeightUnit",
+      "CropRegion",
+    ]
+  ) {
+    assert.ok(types.has(name), name);
+  }
+  const sortKeys = (types.get("ProductSortKeys") as any).enumValues.map((v: any) => v.name);
+  for (const key of ["TITLE", "PRICE", "CREATED_AT", "UPDATED_AT", "BEST_SELLING", "RELEVANCE", "ID"]) {
+    assert.ok(sortKeys.includes(key), key);
+  }
+  const errorCodes = (types.get("CartErrorCode") as any).enumValues.map((v: any) => v.name);
+  for (const code of ["INVALID", "INVALID_MERCHANDISE_LINE", "QUANTITY_MUST_BE_POSITIVE"]) {
+    assert.ok(errorCodes.includes(code));
+  }
+  const queryRoot = types.get("QueryRoot") as any;
+  for (
+    const field of [
+      "shop",
+      "product",
+      "productByHandle",
+      "products",
+      "collection",
+      "collectionByHandle",
+      "collections",
+      "cart",
+      "node",
+      "nodes",
+      "productRecommendations",
+      "localization",
+    ]
+  ) {
+    assert.ok(queryRoot.fields.some((f: any) => f.name === field), field);
+  }
+  const mutation = types.get("Mutation") as any;
+  for (
+    const field of [
+      "cartCreate",
+      "cartLinesAdd",
+      "cartLinesUpdate",
+      "cartLinesRemove",
+      "cartBuyerIdentityUpdate",
+      "cartAttributesUpdate",
+      "cartNoteUpdate",
+    ]
+  ) {
+    assert.ok(mutation.fields.some((f: any) => f.name === field), field);
+  }
+});
+
+test("a query nested deeper than 15 levels is refused with MAX_DEPTH_EXCEEDED", async () => {
+  let inner = "id";
+  for (let i = 0; i < 8; i++) inner = `variants(first: 1) { nodes { product { ${inner} } } }`;
+  const r = await gql(`{ products(first: 1) { nodes { ${inner} } } }`);
+  assert.equal(r.status, 200);
+  assert.equal(r.body.data, undefined);
+  assert.equal(r.body.errors[0].extensions.code, "MAX_DEPTH_EXCEEDED");
+});
+
+test("lists nested in lists to multiply work are refused with MAX_COMPLEXITY_EXCEEDED before anything runs", async () => {
+  const nested =
+    `{ products(first: 250) { nodes { collections(first: 250) { nodes { products(first: 250) { nodes { id title } } } } } } }`;
+  const r = await gql(nested);
+  assert.equal(r.status, 200);
+  assert.equal(r.body.data, undefined);
+  assert.equal(r.body.errors[0].extensions.code, "MAX_COMPLEXITY_EXCEEDED");
+
+  // the same small query under many aliases adds up too
+  const aliases = Array.from(
+    { length: 120 },
+    (_, i) => `a${i}: products(first: 250) { nodes { variants(first: 100) { nodes { price { amount } } } } }`,
+  ).join(" ");
+  const many = await gql(`{ ${aliases} }`);
+  assert.equal(many.body.errors[0].extensions.code, "MAX_COMPLEXITY_EXCEEDED");
+
+  // nodes(ids:) counts each id
+  const ids = Array.from({ length: 251 }, (_, i) => `"gid://shopify/Product/p${i}"`).join(",");
+  const tooMany = await gql(`{ nodes(ids: [${ids}]) { id } }`);
+  assert.equal(tooMany.status, 200);
+  assert.ok(tooMany.body.errors.length > 0);
+
+  // introspection nested to multiply is refused (graphql-js's own introspection depth rule)...
+  const deepIntro =
+    `{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }`;
+  const intro = await gql(deepIntro);
+  assert.equal(intro.body.data, undefined);
+  assert.ok(intro.body.errors.length > 0);
+  // ...and introspection under many aliases counts by the schema's sizes
+  const introAliases = Array.from(
+    { length: 200 },
+    (_, i) => `i${i}: __schema { types { fields { args { type { name } } } enumValues { name } } }`,
+  ).join(" ");
+  const heavy = await gql(`{ ${introAliases} }`);
+  assert.equal(heavy.body.errors[0].extensions.code, "MAX_COMPLEXITY_EXCEEDED");
+});
+
+test("a query document over 100 000 bytes is refused without parsing", async () => {
+  const r = await gql(`{ shop { name } } # ${"x".repeat(100_001)}`);
+  assert.equal(r.status, 200);
+  assert.equal(r.body.errors[0].extensions.code, "MAX_QUERY_SIZE_EXCEEDED");
+});
+
+test("CORS: preflights allow the clients' headers from any origin; answers carry Access-Control-Allow-Origin", async () => {
+  const pre = await fetch(endpoint, {
+    method: "OPTIONS",
+    headers: {
+      origin: "https://elsewhere.example",
+      "access-control-request-method": "POST",
+      "access-control-request-headers":
+        "content-type,x-shopify-storefront-access-token,x-sdk-variant,x-sdk-version",
+    },
+  });
+  await pre.body?.cancel();
+  assert.ok(pre.status === 204 || pre.status === 200);
+  assert.equal(pre.headers.get("access-control-allow-origin"), "*");
+  const allowed = pre.headers.get("access-control-allow-headers")!.toLowerCase();
+  for (
+    const h of [
+      "x-shopify-storefront-access-token",
+      "x-sdk-variant",
+      "x-sdk-version",
+      "content-type",
+      "authorization",
+    ]
+  ) {
+    assert.ok(allowed.includes(h), h);
+  }
+  const r = await gql(SHOP, undefined, { headers: { origin: "https://elsewhere.example" } });
+  assert.equal(r.headers.get("access-control-allow-origin"), "*");
+});
+
+test("an unknown path of the function is a 404 in the API's shape", async () => {
+  const r = await fetch(`${host.baseUrl}/api/store/nothing-here`, {
+    headers: { "x-shopify-storefront-access-token": storefrontKey },
+  });
+  assert.equal(r.status, 404);
+  assert.equal(typeof (await r.json()).errors[0].message, "string");
+});

@@ -1,0 +1,162 @@
+// Row-level security and grants of the forms tables (form_responses, form_webhooks, the form_statistics
+// view), and the trigger that turns webhooks declared in the site's configuration into subscriptions.
+import assert from "node:assert/strict";
+import { test } from "../helpers/test.ts";
+import type { Tx } from "../../shared/db.ts";
+import { as, makePeople, refused, rolledBack } from "./support.ts";
+
+async function insertResponse(tx: Tx, form: string): Promise<string> {
+  const token = `sqltest${crypto.randomUUID().replace(/-/g, "")}`;
+  await tx`insert into public.form_responses (token, form, landed_at, at, answers, search_text, platform)
+           values (${token}, ${form}, now(), now(), ${
+    tx.json({ q: { type: "text", field_type: "short_text", value: "hi" } })
+  }, 'hi', 'desktop')`;
+  return token;
+}
+
+async function insertWebhook(tx: Tx, form: string): Promise<string> {
+  const [{ id }] = await tx<{ id: string }[]>`
+    insert into public.form_webhooks (form, tag, url, secret, enabled)
+    values (${form}, 'sql', 'https://hooks.example/forms', 'the-secret', true) returning id`;
+  return id;
+}
+
+test("form responses: staff read them, administrators delete them, nobody else reads or writes", async () => {
+  await rolledBack(async (tx) => {
+    const people = await makePeople(tx);
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    const token = await insertResponse(tx, form);
+    const visible = (who: Parameters<typeof as>[1]) =>
+      as(
+        tx,
+        who,
+        async (q) => (await q`select token from public.form_responses where form = ${form}`).length,
+      );
+    assert.equal(await visible(people.admin), 1, "administrators read responses");
+    assert.equal(await visible(people.support), 1, "support staff read responses");
+    assert.equal(await visible(people.member), 0, "members do not");
+    assert.equal(await visible(people.newcomer), 0, "people without a profile do not");
+    await as(tx, "anon", (q) => refused(q, (s) => s`select token from public.form_responses`));
+
+    await as(
+      tx,
+      people.member,
+      (q) =>
+        refused(
+          q,
+          (s) =>
+            s`insert into public.form_responses (token, form, landed_at, at) values ('x', 'y', now(), now())`,
+        ),
+    );
+    await as(
+      tx,
+      people.admin,
+      (q) => refused(q, (s) => s`update public.form_responses set form = 'other' where token = ${token}`),
+    );
+    await as(tx, people.support, async (q) => {
+      const rows = await q`delete from public.form_responses where token = ${token} returning token`;
+      assert.equal(rows.length, 0, "support staff cannot delete responses");
+    });
+    await as(tx, people.admin, async (q) => {
+      const rows = await q`delete from public.form_responses where token = ${token} returning token`;
+      assert.equal(rows.length, 1, "administrators delete responses");
+    });
+    await as(tx, people.admin, (q) => refused(q, (s) => s`truncate public.form_responses`));
+  });
+});
+
+test("form webhooks: staff read subscriptions without their secret; only the service role writes", async () => {
+  await rolledBack(async (tx) => {
+    const people = await makePeople(tx);
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    await insertWebhook(tx, form);
+    await as(tx, people.support, async (q) => {
+      const rows =
+        await q`select id, form, tag, url, enabled, verify_ssl, source, last_at, last_error from public.form_webhooks where form = ${form}`;
+      assert.equal(rows.length, 1, "staff read subscriptions");
+    });
+    await as(tx, people.admin, (q) => refused(q, (s) => s`select secret from public.form_webhooks`));
+    await as(tx, people.admin, (q) => refused(q, (s) => s`select * from public.form_webhooks`));
+    await as(tx, people.member, async (q) => {
+      assert.equal(
+        (await q`select id from public.form_webhooks where form = ${form}`).length,
+        0,
+        "members read none",
+      );
+    });
+    await as(tx, "anon", (q) => refused(q, (s) => s`select id from public.form_webhooks`));
+    await as(
+      tx,
+      people.admin,
+      (q) =>
+        refused(
+          q,
+          (s) => s`insert into public.form_webhooks (form, tag, url) values ('a', 'b', 'https://x.example')`,
+        ),
+    );
+    await as(
+      tx,
+      people.admin,
+      (q) =>
+        refused(
+          q,
+          (s) => s`update public.form_webhooks set url = 'https://evil.example' where form = ${form}`,
+        ),
+    );
+    await as(tx, "service_role", async (q) => {
+      const [row] = await q`select secret from public.form_webhooks where form = ${form}`;
+      assert.equal(row.secret, "the-secret", "the functions (service role) read the secret to sign");
+    });
+  });
+});
+
+test("form statistics: staff read them through the view (readers' row-level security applies), members see nothing", async () => {
+  await rolledBack(async (tx) => {
+    const people = await makePeople(tx);
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    await insertResponse(tx, form);
+    await insertResponse(tx, form);
+    await as(tx, people.support, async (q) => {
+      const [row] =
+        await q`select total_visits::int, responses_count::int from public.form_statistics where form = ${form}`;
+      assert.deepEqual({ ...row }, { total_visits: 2, responses_count: 0 });
+    });
+    await as(tx, people.member, async (q) => {
+      assert.equal((await q`select 1 from public.form_statistics where form = ${form}`).length, 0);
+    });
+    await as(tx, "anon", (q) => refused(q, (s) => s`select 1 from public.form_statistics`));
+  });
+});
+
+test("webhooks declared in the site's configuration become source-file subscriptions, replace hand ones, and go when undeclared", async () => {
+  await rolledBack(async (tx) => {
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    const [hand] =
+      await tx`insert into public.form_webhooks (form, tag, url, source) values (${form}, 'crm', 'https://hand.example', 'hand') returning id`;
+    const declare = (webhooks: unknown[]) =>
+      tx`update public.site_settings set config = jsonb_set(config, '{webhooks}', ${
+        tx.json(webhooks as never)
+      })`;
+    await declare([
+      { api: "forms", form, tag: "crm", url: "https://file.example/crm", secret: "s1" },
+      { api: "forms", form, url: "https://file.example/site", enabled: false },
+      { api: "content", url: "https://file.example/content" },
+      { api: "forms", form, tag: "bad tag!", url: "https://file.example/ignored" },
+    ]);
+    const rows =
+      await tx`select id, tag, url, secret, enabled, source from public.form_webhooks where form = ${form} order by tag`;
+    assert.deepEqual(rows.map((r) => [r.tag, r.url, r.secret, r.enabled, r.source]), [
+      ["crm", "https://file.example/crm", "s1", true, "file"],
+      ["site", "https://file.example/site", null, false, "file"],
+    ]);
+    assert.equal(rows[0].id, hand.id, "the declaration replaced the hand subscription in place");
+    await declare([{ api: "forms", form, tag: "crm", url: "https://file.example/crm2" }]);
+    const after =
+      await tx`select tag, url, source from public.form_webhooks where form = ${form} order by tag`;
+    assert.deepEqual(after.map((r) => [r.tag, r.url, r.source]), [[
+      "crm",
+      "https://file.example/crm2",
+      "file",
+    ]]);
+  });
+});

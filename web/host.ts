@@ -1,0 +1,70 @@
+// The local host: one HTTP server that serves every function at its own address (/functions/v1/<name>)
+// and at the site's public paths through the rewrite table.
+import type { FunctionContext } from "../shared/context.ts";
+import { stripFunctionPrefix } from "../shared/http.ts";
+import { createContentApp } from "../functions/content/app.ts";
+import { createSchedulingApp } from "../functions/scheduling-api/app.ts";
+import { createFormsApp } from "../functions/forms-api/app.ts";
+import { localCheckoutFor } from "../shared/payments/mod.ts";
+import { createStorefrontApp } from "../functions/storefront-api/app.ts";
+import { REWRITES, rewrite } from "./rewrites.ts";
+
+export type Fetcher = (request: Request, env: { remoteAddr?: Deno.NetAddr }) => Response | Promise<Response>;
+
+export function createFunctions(ctx: FunctionContext): Record<string, Fetcher> {
+  const content = createContentApp(ctx);
+  const scheduling = createSchedulingApp(ctx);
+  const forms = createFormsApp(ctx);
+  // the local payment provider's checkout pages (absent when the site takes payments through Stripe)
+  const payments = localCheckoutFor(ctx);
+  // the store's pass-through routes reach the other functions in this process, through the rewrite table
+  const registry: Record<string, Fetcher> = {};
+  const storefront = createStorefrontApp(ctx, { forward: (fn, request) => forwardTo(registry, fn, request) });
+  return Object.assign(registry, {
+    "storefront-api": (request: Request, env: { remoteAddr?: Deno.NetAddr }) => storefront.fetch(request, env),
+    content: (request, env) => content.fetch(request, env),
+    "scheduling-api": (request, env) => scheduling.fetch(request, env),
+    "forms-api": (request, env) => forms.fetch(request, env),
+    ...(payments ? { payments: (request: Request, env: { remoteAddr?: Deno.NetAddr }) => payments.fetch(request, env) } : {}),
+  } as Record<string, Fetcher>);
+}
+
+/** A public path handed to the function the rewrite table names for it, if that is `fn` and it runs here. */
+async function forwardTo(functions: Record<string, Fetcher>, fn: string, request: Request): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  const target = rewrite(url.pathname, REWRITES);
+  if (!target || target.fn !== fn || !functions[fn]) return undefined;
+  url.pathname = target.path;
+  return await functions[fn](new Request(url, request), {});
+}
+
+export function createHostHandler(ctx: FunctionContext): Fetcher {
+  const functions = createFunctions(ctx);
+  return async (request, env) => {
+    const url = new URL(request.url);
+    const own = url.pathname.match(/^\/functions\/v1\/([^/]+)(?:\/|$)/);
+    if (own && functions[own[1]]) {
+      return await functions[own[1]](stripFunctionPrefix(own[1], request), env);
+    }
+    const target = rewrite(url.pathname, REWRITES);
+    if (target && functions[target.fn]) {
+      url.pathname = target.path;
+      return await functions[target.fn](new Request(url, request), env);
+    }
+    return new Response(JSON.stringify({ error: "not found", path: url.pathname }), {
+      status: 404,
+      headers: { "content-type": "application/json", "access-control-allow-origin": "*" },
+    });
+  };
+}
+
+export function serveHost(
+  ctx: FunctionContext,
+  options: { port: number; hostname?: string; signal?: AbortSignal; onListen?: (addr: Deno.NetAddr) => void },
+): Deno.HttpServer<Deno.NetAddr> {
+  const handler = createHostHandler(ctx);
+  return Deno.serve(
+    { port: options.port, hostname: options.hostname ?? "127.0.0.1", signal: options.signal, onListen: options.onListen },
+    (request, info) => handler(request, { remoteAddr: info.remoteAddr }),
+  );
+}

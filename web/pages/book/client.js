@@ -1,0 +1,482 @@
+// The booker page's script (served inline by the scheduling function). Plain browser JavaScript: it
+// reads its settings from #booker-data, loads open times from the page's own routes, and, when framed
+// by @calcom/embed-core (?embed=<namespace>), speaks its message protocol to the parent window.
+//
+// Screens: pick a time and book (or pay: the checkout returns with ?paid=<session>); after a booking,
+// or with ?rescheduleUid=<uid> / ?cancelUid=<uid> and the attendee's ?email=, move or cancel it. Each
+// outcome is posted to the parent: bookingSuccessfulV2, rescheduleBookingSuccessfulV2, bookingCancelled.
+(function () {
+  "use strict";
+  const data = JSON.parse(document.getElementById("booker-data").textContent);
+  const params = new URLSearchParams(location.search);
+  const embedded = params.has("embed") && window.parent !== window;
+  const namespace = params.get("embed") || "";
+  const base = location.pathname.replace(/\/embed\/?$/, "").replace(/\/$/, "");
+  const zone = params.get("timeZone") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  const $ = (id) => document.getElementById(id);
+  const state = {
+    length: Number(params.get("duration")) || data.lengths[0],
+    month: null,
+    day: null,
+    slot: null,
+    days: {},
+    parentReady: false,
+    loaded: false,
+    linkReadySent: false,
+    // the booking being moved or cancelled: { uid, email, booking }
+    manage: null,
+  };
+
+  // --- embed protocol (page -> parent): {originator:"CAL", type, namespace, fullType, data}
+  function post(type, payload) {
+    if (!embedded) return;
+    window.parent.postMessage({
+      originator: "CAL",
+      type,
+      namespace,
+      fullType: `CAL:${namespace}:${type}`,
+      data: payload || {},
+    }, "*");
+  }
+  let lastSize = null;
+  function sizeChanged(first) {
+    const main = document.querySelector("main");
+    const style = getComputedStyle(main);
+    const height = first ? document.documentElement.scrollHeight : Math.ceil(
+      main.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom),
+    );
+    const width = first
+      ? document.documentElement.scrollWidth
+      : Math.ceil(main.getBoundingClientRect().width);
+    const key = `${height}x${width}`;
+    if (key === lastSize) return;
+    lastSize = key;
+    post("__dimensionChanged", { iframeHeight: height, iframeWidth: width, isFirstTime: first });
+  }
+  function maybeLinkReady() {
+    if (!embedded || !state.parentReady || !state.loaded || state.linkReadySent) return;
+    state.linkReadySent = true;
+    document.body.style.visibility = "visible";
+    post("linkReady", {});
+  }
+  if (embedded) {
+    document.documentElement.classList.add("embedded");
+    window.addEventListener("message", (event) => {
+      const m = event.data;
+      if (!m || m.originator !== "CAL" || typeof m.method !== "string") return;
+      if (m.method === "parentKnowsIframeReady") {
+        state.parentReady = true;
+        maybeLinkReady();
+      } else if (m.method === "ui" && m.arg && m.arg.theme) {
+        applyTheme(m.arg.theme);
+      }
+    });
+  }
+
+  function applyTheme(theme) {
+    const t = theme === "auto"
+      ? (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light")
+      : theme;
+    if (t === "dark" || t === "light") document.documentElement.dataset.theme = t;
+  }
+  applyTheme(params.get("theme") || params.get("ui.color-scheme") || "light");
+
+  // --- dates in the visitor's zone
+  const dayFmt = new Intl.DateTimeFormat("en-CA", {
+    timeZone: zone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  });
+  const timeFmt = new Intl.DateTimeFormat(undefined, { timeZone: zone, hour: "2-digit", minute: "2-digit" });
+  const longDay = new Intl.DateTimeFormat(undefined, {
+    timeZone: "UTC",
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+  });
+  function monthOf(date) {
+    return date.slice(0, 7);
+  }
+  function shiftMonth(month, by) {
+    const [y, m] = month.split("-").map(Number);
+    const d = new Date(Date.UTC(y, m - 1 + by, 1));
+    return d.toISOString().slice(0, 7);
+  }
+
+  async function loadMonth() {
+    const [y, m] = state.month.split("-").map(Number);
+    // a day of margin either side: the visitor's days are not UTC days
+    const start = new Date(Date.UTC(y, m - 1, 0)).toISOString().slice(0, 10);
+    const end = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+    $("status").textContent = "Loading times…";
+    try {
+      const r = await fetch(
+        `${base}/slots?start=${start}&end=${end}&timeZone=${
+          encodeURIComponent(zone)
+        }&duration=${state.length}`,
+        { headers: authHeaders() },
+      );
+      const body = await r.json();
+      if (!r.ok) throw new Error(body.error ? body.error.message : "failed");
+      state.days = {};
+      for (const [day, list] of Object.entries(body.data)) {
+        if (monthOf(day) === state.month) state.days[day] = list;
+      }
+      $("status").textContent = Object.keys(state.days).length ? "" : "No open times this month.";
+      renderDays();
+      if (!state.loaded) {
+        state.loaded = true;
+        maybeLinkReady();
+        post("availabilityLoaded", { eventId: data.id, eventSlug: data.slug });
+      }
+    } catch (error) {
+      $("status").textContent = "The times could not be loaded.";
+      if (!state.loaded) {
+        post("linkFailed", {
+          code: String(error.status || 500),
+          msg: String(error.message),
+          data: { url: location.href },
+        });
+      }
+    }
+  }
+
+  function renderLengths() {
+    const box = $("lengths");
+    box.innerHTML = "";
+    if (data.lengths.length < 2) return;
+    for (const len of data.lengths) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = `${len} min`;
+      b.className = len === state.length ? "chip on" : "chip";
+      b.dataset.length = String(len);
+      b.onclick = () => {
+        state.length = len;
+        state.day = null;
+        renderLengths();
+        loadMonth();
+      };
+      box.appendChild(b);
+    }
+  }
+
+  function renderDays() {
+    $("month-label").textContent = new Intl.DateTimeFormat(undefined, {
+      timeZone: "UTC",
+      month: "long",
+      year: "numeric",
+    }).format(new Date(`${state.month}-01T00:00:00Z`));
+    const days = $("days");
+    days.innerHTML = "";
+    for (const day of Object.keys(state.days).sort()) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = day === state.day ? "day on" : "day";
+      b.dataset.day = day;
+      b.textContent = longDay.format(new Date(`${day}T12:00:00Z`));
+      b.onclick = () => {
+        state.day = day;
+        renderDays();
+        renderTimes();
+        post("__routeChanged", {});
+      };
+      days.appendChild(b);
+    }
+    renderTimes();
+  }
+
+  function renderTimes() {
+    const box = $("times");
+    box.innerHTML = "";
+    for (const slot of state.days[state.day] || []) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "time";
+      b.dataset.start = slot.start;
+      b.textContent = timeFmt.format(new Date(slot.start)) +
+        (slot.seatsRemaining !== undefined ? ` · ${slot.seatsRemaining} left` : "");
+      b.onclick = () => choose(slot);
+      box.appendChild(b);
+    }
+  }
+
+  const SCREENS = ["pick", "form", "move", "cancel", "done"];
+  function show(screen) {
+    for (const id of SCREENS) $(id).hidden = id !== screen;
+    $("page-error").textContent = "";
+    post("__routeChanged", {});
+  }
+
+  function when(b) {
+    return `${longDay.format(new Date(`${dayFmt.format(new Date(b.start))}T12:00:00Z`))} ${
+      timeFmt.format(new Date(b.start))
+    } (${zone})`;
+  }
+
+  function choose(slot) {
+    state.slot = slot;
+    const text = `${longDay.format(new Date(`${state.day}T12:00:00Z`))}, ${
+      timeFmt.format(new Date(slot.start))
+    } (${zone}), ${state.length} min`;
+    if (state.manage) {
+      $("move-chosen").textContent = `Move ${state.manage.booking.title} to ${text}`;
+      show("move");
+    } else {
+      $("chosen").textContent = text;
+      show("form");
+    }
+  }
+
+  function authHeaders() {
+    const token = params.get("token");
+    return token ? { authorization: `Bearer ${token}` } : {};
+  }
+
+  async function call(method, path, body) {
+    const r = await fetch(base + path, {
+      method,
+      headers: { ...(body ? { "content-type": "application/json" } : {}), ...authHeaders() },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const answer = await r.json();
+    return { ok: r.ok, status: r.status, data: answer.data, error: answer.error };
+  }
+
+  /**
+   * What bookingSuccessfulV2 and rescheduleBookingSuccessfulV2 carry (Cal's field list). A paid
+   * booking is announced once its payment made it, so no payment is ever still required.
+   */
+  function successData(bookings) {
+    const b = bookings[0];
+    return {
+      uid: b.uid,
+      title: b.title,
+      startTime: b.start,
+      endTime: b.end,
+      eventTypeId: b.eventTypeId,
+      status: b.status.toUpperCase(),
+      paymentRequired: false,
+      isRecurring: bookings.length > 1,
+      ...(bookings.length > 1
+        ? { allBookings: bookings.map((x) => ({ startTime: x.start, endTime: x.end })) }
+        : {}),
+      ...(b.meetingUrl ? { videoCallUrl: b.meetingUrl } : {}),
+    };
+  }
+
+  /** The done screen for a booking made or moved; it offers moving or cancelling it. */
+  function done(title, bookings, email, note) {
+    const b = bookings[0];
+    $("done-title").textContent = title;
+    $("done-when").textContent = `${b.title} · ${when(b)}`;
+    $("done-note").textContent = note !== undefined
+      ? note
+      : b.meetingUrl
+      ? `Meeting room: ${b.meetingUrl}`
+      : "";
+    state.manage = b.status === "accepted" || b.status === "pending"
+      ? { uid: b.uid, email, booking: b }
+      : null;
+    $("done-actions").hidden = !state.manage;
+    show("done");
+  }
+
+  /** Runs a screen's action with its button held down; a failure is shown in the screen's error line. */
+  async function acting(button, errorLine, run) {
+    $(button).disabled = true;
+    $(errorLine).textContent = "";
+    try {
+      await run();
+    } catch (error) {
+      $(errorLine).textContent = error.message;
+    } finally {
+      $(button).disabled = false;
+    }
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    const form = new FormData($("form"));
+    const responses = {};
+    for (const f of data.formFields) {
+      const v = form.get(f.slug);
+      if (v !== null && v !== "") responses[f.slug] = v;
+    }
+    const notes = form.get("notes");
+    if (notes) responses.notes = notes;
+    const body = {
+      start: new Date(state.slot.start).toISOString(),
+      eventTypeId: data.id,
+      lengthInMinutes: state.length,
+      attendee: {
+        name: form.get("name"),
+        email: form.get("email"),
+        timeZone: zone,
+        language: (navigator.language || "en").slice(0, 2),
+        phoneNumber: form.get("phone") || undefined,
+      },
+      bookingFieldsResponses: responses,
+      metadata: {},
+    };
+    await acting("submit", "form-error", async () => {
+      const r = await call("POST", "/bookings", body);
+      if (r.status === 402 && data.checkout) {
+        // no credit yet: pay first; the provider's page sends the visitor back here with ?paid=<session>
+        const c = await call("POST", "/checkout", body);
+        if (c.ok && c.data && c.data.url) {
+          (embedded ? window.top : window).location.href = c.data.url;
+          return;
+        }
+        throw new Error(c.error ? c.error.message : "Checkout failed.");
+      }
+      if (!r.ok) throw new Error(r.error ? r.error.message : "Booking failed.");
+      const bookings = Array.isArray(r.data) ? r.data : [r.data];
+      done(
+        bookings[0].status === "pending" ? "Requested: the host will confirm." : "Booked.",
+        bookings,
+        body.attendee.email,
+      );
+      post("bookingSuccessfulV2", successData(bookings));
+      if (data.successRedirectUrl) (embedded ? window.top : window).location.href = data.successRedirectUrl;
+    });
+  }
+
+  async function move(event) {
+    event.preventDefault();
+    const m = state.manage;
+    await acting("move-submit", "move-error", async () => {
+      const r = await call("POST", `/bookings/${encodeURIComponent(m.uid)}/reschedule`, {
+        start: new Date(state.slot.start).toISOString(),
+        email: m.email,
+        reschedulingReason: $("f-reason").value || undefined,
+      });
+      if (!r.ok) throw new Error(r.error ? r.error.message : "The booking could not be moved.");
+      done("Rescheduled.", [r.data], m.email);
+      post("rescheduleBookingSuccessfulV2", successData([r.data]));
+    });
+  }
+
+  async function cancel(event) {
+    event.preventDefault();
+    const m = state.manage;
+    await acting("cancel-submit", "cancel-error", async () => {
+      const r = await call("POST", `/bookings/${encodeURIComponent(m.uid)}/cancel`, {
+        email: m.email,
+        cancellationReason: $("f-cancel-reason").value || undefined,
+      });
+      if (!r.ok) throw new Error(r.error ? r.error.message : "The booking could not be cancelled.");
+      const b = r.data;
+      done("Cancelled.", [b], m.email, "");
+      const host = b.hosts[0] || {};
+      post("bookingCancelled", {
+        booking: {
+          uid: b.uid,
+          title: b.title,
+          startTime: b.start,
+          endTime: b.end,
+          status: b.status.toUpperCase(),
+        },
+        organizer: { name: host.name, email: host.email, timeZone: host.timeZone },
+        eventType: { id: b.eventTypeId, slug: b.eventType.slug, title: data.title },
+      });
+    });
+  }
+
+  function toReschedule() {
+    $("notice").hidden = false;
+    $("notice").textContent = `Rescheduling ${state.manage.booking.title}, now ${when(state.manage.booking)}`;
+    state.day = null;
+    show("pick");
+    renderDays();
+  }
+
+  function toCancel() {
+    $("cancel-when").textContent = `${state.manage.booking.title} · ${when(state.manage.booking)}`;
+    show("cancel");
+  }
+
+  /** ?rescheduleUid= or ?cancelUid= with the attendee's ?email=: load that booking to act on it. */
+  async function openManaged(uid, then) {
+    const email = params.get("email") || "";
+    const r = await call("GET", `/bookings/${encodeURIComponent(uid)}?email=${encodeURIComponent(email)}`);
+    if (!r.ok) {
+      $("page-error").textContent = r.error ? r.error.message : "The booking could not be found.";
+      return;
+    }
+    state.manage = { uid, email, booking: r.data };
+    then();
+  }
+
+  /** Back from the payment provider with ?paid=<session>: wait for the booking the payment makes. */
+  async function paidReturn(session) {
+    show("done");
+    $("done-title").textContent = "Confirming your payment…";
+    for (let i = 0; i < 60; i++) {
+      const r = await call("GET", `/payments/${encodeURIComponent(session)}`);
+      // 404 while the provider's event is on its way; processing while the booking is being made
+      if (r.ok && r.data.status !== "processing") {
+        const p = r.data;
+        if (p.status === "booked" && p.booking) {
+          const b = p.booking;
+          done(
+            b.status === "pending" ? "Paid. The host will confirm your booking." : "Paid and booked.",
+            [b],
+            b.attendees[0].email,
+          );
+          post("bookingSuccessfulV2", successData([b]));
+        } else if (p.status === "unavailable") {
+          show("pick");
+          $("notice").hidden = false;
+          $("notice").textContent =
+            "Paid, but the time was taken meanwhile. Your payment is kept: choose another time and book it.";
+        } else {
+          $("done-title").textContent = "Paid, but the booking could not be made. Please contact us.";
+        }
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    $("done-title").textContent = "The payment has not been confirmed yet. Reload this page in a moment.";
+  }
+
+  $("prev").onclick = () => {
+    state.month = shiftMonth(state.month, -1);
+    state.day = null;
+    loadMonth();
+  };
+  $("next").onclick = () => {
+    state.month = shiftMonth(state.month, 1);
+    state.day = null;
+    loadMonth();
+  };
+  $("back").onclick = () => show("pick");
+  $("move-back").onclick = () => show("pick");
+  $("form").addEventListener("submit", submit);
+  $("move").addEventListener("submit", move);
+  $("cancel").addEventListener("submit", cancel);
+  $("to-reschedule").onclick = toReschedule;
+  $("to-cancel").onclick = toCancel;
+  for (const key of ["name", "email", "notes"]) {
+    if (params.get(key) && $("f-" + key)) $("f-" + key).value = params.get(key);
+  }
+
+  const today = dayFmt.format(new Date());
+  state.month = params.get("month") || monthOf(params.get("date") || today);
+  $("zone").textContent = zone;
+  renderLengths();
+  post("__iframeReady", { isPrerendering: false });
+  sizeChanged(true);
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => sizeChanged(false)).observe(document.querySelector("main"));
+  }
+  loadMonth();
+  if (params.get("paid")) paidReturn(params.get("paid"));
+  else if (params.get("rescheduleUid")) openManaged(params.get("rescheduleUid"), toReschedule);
+  else if (params.get("cancelUid")) openManaged(params.get("cancelUid"), toCancel);
+  else if (params.get("checkout") === "cancelled") {
+    $("notice").hidden = false;
+    $("notice").textContent = "The payment was cancelled: nothing was booked.";
+  }
+})();
