@@ -75,11 +75,13 @@ async function verifyPerson(ctx: FunctionContext, token: string): Promise<Person
 
 /**
  * The API's admission. With `visitors` the booker page's own routes let a caller without credentials
- * through (as a visitor, limited per address); a presented credential is still checked.
+ * through (as a visitor, limited per address); a presented credential is still checked. The API needs
+ * the sessions and api modules; `pageOnly` routes (the booker page, its calls, its payments) belong to
+ * the sessions module alone.
  */
 export function schedulingAccess(
   ctx: FunctionContext,
-  options: { visitors?: boolean } = {},
+  options: { visitors?: boolean; pageOnly?: boolean } = {},
 ): MiddlewareHandler<SchedulingEnv> {
   return async (c, next) => {
     const token = presentedToken(c.req.raw);
@@ -98,7 +100,10 @@ export function schedulingAccess(
     if (admission.exceeded) throw fail("TOO_MANY_REQUESTS", "Too many requests. Try again later.");
     const site = admission.site;
     if (!site) throw fail("INTERNAL_SERVER_ERROR", "The site has not been imported yet.");
-    if (!moduleOn(site, "sessions") || !moduleOn(site, "api")) {
+    if (!moduleOn(site, "sessions")) {
+      throw fail("NOT_FOUND", "Sessions are switched off for this site.");
+    }
+    if (!options.pageOnly && !moduleOn(site, "api")) {
       throw fail("NOT_FOUND", "The scheduling API is switched off for this site.");
     }
     let caller: Caller;

@@ -55,10 +55,12 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
     throw notFound("Route");
   });
 
-  // the booker page and its calls admit visitors (no key), like the intake admits a signed sender
+  // the booker page and its calls admit visitors (no key), like the intake admits a signed sender; they
+  // and the paid booking's routes need only the sessions module (the api module switches the API)
   const payments = paymentRoutes(ctx);
+  const page = schedulingAccess(ctx, { visitors: true, pageOnly: true });
   const book = new Hono<SchedulingEnv>({ strict: false });
-  book.use("*", schedulingAccess(ctx, { visitors: true }));
+  book.use("*", page);
   roomRoutes(ctx, book);
   bookerRoutes(ctx, book);
   book.post("/:slug/checkout", payments.checkout);
@@ -69,8 +71,8 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
   // Registered on the app before the /v2 sub-app so its key check never runs for them.
   const visitors = schedulingAccess(ctx, { visitors: true });
   app.post("/v2/intake", visitors, intakeHandler(ctx));
-  app.post("/v2/payments/webhook", visitors, payments.webhook);
-  app.get("/v2/payments/:id", visitors, payments.status);
+  app.post("/v2/payments/webhook", page, payments.webhook);
+  app.get("/v2/payments/:id", page, payments.status);
   // the scheduled sweep presents the service key, which is no API key: it skips the admission entirely
   app.post("/v2/meetings/sweep", sweepHandler(ctx));
 

@@ -79,13 +79,24 @@ export interface BookingRow {
   ics_sequence: number;
   meeting_started_at: Date | null;
   meeting_ended_at: Date | null;
+  /** when the host confirmed a pending booking */
+  confirmed_at: Date | null;
+  /** where the latest move took the booking from */
+  previous_start_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export type NewBooking = Omit<
   BookingRow,
-  "id" | "created_at" | "updated_at" | "ics_sequence" | "meeting_started_at" | "meeting_ended_at"
+  | "id"
+  | "created_at"
+  | "updated_at"
+  | "ics_sequence"
+  | "meeting_started_at"
+  | "meeting_ended_at"
+  | "confirmed_at"
+  | "previous_start_at"
 >;
 
 export interface BookingFilter {
@@ -123,39 +134,34 @@ export async function listBookings(db: Db, f: BookingFilter): Promise<{ rows: Bo
   if (f.statuses.length) {
     statusClause = f.statuses.map(status).reduce((a, b) => db`${a} or ${b}`);
   }
-  const direction = f.sortStart === "desc" ? db`desc` : db`asc`;
-  const rows = await db<(BookingRow & { total: number })[]>`
-    select b.*, count(*) over () as total
-      from public.scheduling_bookings b
-     where (${statusClause})
-       ${f.attendeeEmail ? db`and lower(b.attendee_email) = lower(${f.attendeeEmail})` : db``}
-       ${
+  // one set of filters for the page and for its count
+  const matching = db`
+     (${statusClause})
+     ${f.attendeeEmail ? db`and lower(b.attendee_email) = lower(${f.attendeeEmail})` : db``}
+     ${
     f.attendeeName
       ? db`and b.attendee_name ilike ${"%" + f.attendeeName.replace(/[\\%_]/g, "\\$&") + "%"}`
       : db``
   }
-       ${f.bookingUid ? db`and b.uid = ${f.bookingUid}` : db``}
-       ${f.eventTypeSlugs ? db`and b.event_type_slug = any(${f.eventTypeSlugs}::text[])` : db``}
-       ${f.afterStart ? db`and b.start_at >= ${f.afterStart}` : db``}
-       ${f.beforeEnd ? db`and b.end_at <= ${f.beforeEnd}` : db``}
-       ${
+     ${f.bookingUid ? db`and b.uid = ${f.bookingUid}` : db``}
+     ${f.eventTypeSlugs ? db`and b.event_type_slug = any(${f.eventTypeSlugs}::text[])` : db``}
+     ${f.afterStart ? db`and b.start_at >= ${f.afterStart}` : db``}
+     ${f.beforeEnd ? db`and b.end_at <= ${f.beforeEnd}` : db``}
+     ${
     f.onlyFor ? db`and (lower(b.attendee_email) = ${f.onlyFor} or ${f.onlyFor} = any(b.host_emails))` : db``
-  }
+  }`;
+  const direction = f.sortStart === "desc" ? db`desc` : db`asc`;
+  const rows = await db<(BookingRow & { total: number })[]>`
+    select b.*, count(*) over () as total
+      from public.scheduling_bookings b
+     where ${matching}
      order by b.start_at ${direction}, b.id ${direction}
      limit ${f.take} offset ${f.skip}`;
   let total = rows[0]?.total ?? 0;
   if (!rows.length && f.skip > 0) {
     // past the end: the window function saw no row, count separately
     const [c] = await db<{ n: number }[]>`
-      select count(*)::int as n from public.scheduling_bookings b
-       where (${statusClause})
-         ${f.attendeeEmail ? db`and lower(b.attendee_email) = lower(${f.attendeeEmail})` : db``}
-         ${f.eventTypeSlugs ? db`and b.event_type_slug = any(${f.eventTypeSlugs}::text[])` : db``}
-         ${f.afterStart ? db`and b.start_at >= ${f.afterStart}` : db``}
-         ${f.beforeEnd ? db`and b.end_at <= ${f.beforeEnd}` : db``}
-         ${
-      f.onlyFor ? db`and (lower(b.attendee_email) = ${f.onlyFor} or ${f.onlyFor} = any(b.host_emails))` : db``
-    }`;
+      select count(*)::int as n from public.scheduling_bookings b where ${matching}`;
     total = c.n;
   }
   return { rows: rows.map(({ total: _t, ...r }) => r as BookingRow), total };
@@ -305,6 +311,8 @@ export async function slotData(
     limitsFrom: Date | null;
     limitsTo: Date | null;
     seated: boolean;
+    /** a booking being moved: its own minutes do not count against the type's limits */
+    exceptBookingId?: number;
   },
 ): Promise<SlotData> {
   const [row] = await db<
@@ -331,6 +339,7 @@ export async function slotData(
         where ${
     input.limitsFrom !== null
   } and event_type_slug = ${input.slug} and status in ('accepted', 'pending')
+          and id <> ${input.exceptBookingId ?? 0}
           and start_at >= ${input.limitsFrom ?? input.from} and start_at < ${
     input.limitsTo ?? input.to
   }) as type_bookings,
@@ -342,6 +351,32 @@ export async function slotData(
                   and status in ('accepted', 'pending') and start_at >= ${input.from} and start_at < ${input.to}
                 group by seat_of) g) as seat_groups`;
   return { busy: row.busy ?? [], type_bookings: row.type_bookings ?? [], seat_groups: row.seat_groups ?? [] };
+}
+
+/**
+ * Serialises the bookings that share a limit the exclusion constraint cannot express (a type's count
+ * and duration limits, a host's daily and weekly caps, an attendee's allowance): each name is one
+ * transaction-scoped advisory lock, taken in ascending key order so two callers never wait on each
+ * other crosswise. Held until the transaction ends; a re-check after it sees every committed rival.
+ */
+export async function lockBookingScope(tx: Tx, names: string[]): Promise<void> {
+  const keys = [...new Set(names.map(advisoryKey))].sort((a, b) => a - b);
+  if (!keys.length) return;
+  await tx`
+    select count(pg_advisory_xact_lock(${ADVISORY_NAMESPACE}::int4, k)) from unnest(${keys}::int4[]) as k`;
+}
+
+/** The first half of every scheduling advisory lock key: keeps them apart from other areas' locks. */
+const ADVISORY_NAMESPACE = 0x5c4ed;
+
+/** FNV-1a of the name folded to a signed 32-bit integer (the second half of the key). */
+function advisoryKey(name: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(name)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash | 0;
 }
 
 /** This attendee's active bookings of a type starting in [from, to) (the allowance). */
@@ -370,12 +405,13 @@ export interface PaymentRow {
   attendee_email: string;
   start_at: Date | null;
   booking_id: number | null;
+  updated_at: Date;
 }
 
 /** Spends an unspent paid credit of this attendee for this type (locked; skipped if another spends it). */
 export async function takeCredit(tx: Tx, email: string, slug: string): Promise<PaymentRow | undefined> {
   const [row] = await tx<PaymentRow[]>`
-    select session_id, status, event_type_slug, attendee_email, start_at, booking_id
+    select session_id, status, event_type_slug, attendee_email, start_at, booking_id, updated_at
       from public.scheduling_payments
      where lower(attendee_email) = lower(${email}) and event_type_slug = ${slug}
        and booking_id is null and status in ('booked', 'unavailable')
@@ -389,7 +425,11 @@ export async function spendCredit(tx: Tx, sessionId: string, bookingId: number |
   await tx`update public.scheduling_payments set booking_id = ${bookingId}, updated_at = now() where session_id = ${sessionId}`;
 }
 
-/** Takes the fulfilment claim of a payment session; false when it was already taken. */
+/**
+ * Takes the fulfilment claim of a payment session; false when it is already taken. A claim still
+ * `processing` since before `staleBefore` belongs to a fulfilment that died between claim and settle:
+ * it may be taken again (the unique session id on bookings keeps a second booking out).
+ */
 export async function claimPayment(
   db: Db,
   p: {
@@ -399,14 +439,27 @@ export async function claimPayment(
     start: Date | null;
     amount: number | null;
     currency: string | null;
+    now: Date;
+    staleBefore: Date;
   },
 ): Promise<boolean> {
   const rows = await db`
-    insert into public.scheduling_payments (session_id, status, event_type_slug, attendee_email, start_at, amount, currency)
-    values (${p.sessionId}, 'processing', ${p.slug}, ${p.email}, ${p.start}, ${p.amount}, ${p.currency})
-    on conflict (session_id) do nothing
+    insert into public.scheduling_payments (session_id, status, event_type_slug, attendee_email, start_at, amount,
+      currency, created_at, updated_at)
+    values (${p.sessionId}, 'processing', ${p.slug}, ${p.email}, ${p.start}, ${p.amount}, ${p.currency}, ${p.now},
+      ${p.now})
+    on conflict (session_id) do update set updated_at = excluded.updated_at, error = null
+      where scheduling_payments.status = 'processing' and scheduling_payments.updated_at < ${p.staleBefore}
     returning session_id`;
   return rows.length === 1;
+}
+
+/** The active booking a payment session made, if one exists (a fulfilment that died before settling). */
+export async function bookingByPaymentSession(db: Db, sessionId: string): Promise<BookingRow | undefined> {
+  const [row] = await db<BookingRow[]>`
+    select * from public.scheduling_bookings
+     where payment_session_id = ${sessionId} and status in ('accepted', 'pending')`;
+  return row;
 }
 
 export async function settlePayment(
@@ -423,7 +476,7 @@ export async function settlePayment(
 
 export async function paymentBySession(db: Db, sessionId: string): Promise<PaymentRow | undefined> {
   const [row] = await db<PaymentRow[]>`
-    select session_id, status, event_type_slug, attendee_email, start_at, booking_id
+    select session_id, status, event_type_slug, attendee_email, start_at, booking_id, updated_at
       from public.scheduling_payments where session_id = ${sessionId}`;
   return row;
 }

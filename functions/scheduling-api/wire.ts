@@ -141,9 +141,17 @@ export function meOut(
   };
 }
 
+/**
+ * A booking's metadata as every answer and webhook payload shows it: the members its caller gave plus
+ * provider and event (kept in the row's metadata) and, for a seat, seatOf. The service's own state lives
+ * in columns (confirmed_at, previous_start_at, payment_session_id), never here.
+ */
+export function bookingMetadata(b: BookingRow): Record<string, unknown> {
+  return { ...b.metadata, ...(b.seat_of ? { seatOf: b.seat_of } : {}) };
+}
+
 export function bookingOut(b: BookingRow, catalog: Catalog) {
-  const metadata: Record<string, unknown> = { ...b.metadata };
-  if (b.seat_of) metadata.seatOf = b.seat_of;
+  const metadata = bookingMetadata(b);
   const duration = Math.round((b.end_at.getTime() - b.start_at.getTime()) / 60_000);
   const responses: Record<string, unknown> = { name: b.attendee_name, email: b.attendee_email };
   const r = b.responses ?? {};

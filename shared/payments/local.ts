@@ -10,11 +10,12 @@ import { escapeHtml } from "../html.ts";
 import { randomBase62 } from "../ids.ts";
 import type { Secrets } from "../secrets.ts";
 import { formatMinorUnits } from "./money.ts";
-import { parseEvent, signPayload, verifySignature } from "./signature.ts";
+import { checkoutSessionState, parseEvent, signPayload, verifySignature } from "./signature.ts";
 import {
   type CheckoutItem,
   type CheckoutSession,
   type CheckoutSessionInput,
+  type CheckoutSessionState,
   PaymentError,
   type PaymentEvent,
   type PaymentProvider,
@@ -78,6 +79,15 @@ export function localProvider(deps: LocalDeps): PaymentProvider {
         provider: "local",
         expiresAt: expiresAt.toISOString(),
       };
+    },
+    async retrieveCheckoutSession(id: string): Promise<CheckoutSessionState | undefined> {
+      const [row] = await deps.sql<SessionRow[]>`select * from public.payment_sessions where id = ${id}`;
+      if (!row) return undefined;
+      // a paid session is what its completed event carried (with the email given at payment)
+      const object = row.event && (row.event as { type?: string }).type === "checkout.session.completed"
+        ? (row.event as { data: { object: unknown } }).data.object
+        : sessionObject(row, { email: null, country: null });
+      return checkoutSessionState(object);
     },
     async verifyEvent(payload: string, signatureHeader: string | null): Promise<PaymentEvent> {
       await verifySignature(

@@ -4,7 +4,12 @@
 // Several v1 entries may appear while a secret is being rolled; any one matching is enough.
 import { hmacSha256Hex } from "../webhooks/sign.ts";
 import { timingSafeEqual } from "../ids.ts";
-import { PaymentError, type PaymentEvent, PaymentSignatureError } from "./types.ts";
+import {
+  type CheckoutSessionState,
+  PaymentError,
+  type PaymentEvent,
+  PaymentSignatureError,
+} from "./types.ts";
 
 /** Stripe's default tolerance: a signature older (or newer) than five minutes is refused (replays). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -54,19 +59,34 @@ export function parseEvent(payload: string): PaymentEvent {
   ) {
     throw new PaymentError("The payload is not an event.");
   }
-  const metadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(object.metadata ?? {})) if (typeof v === "string") metadata[k] = v;
+  const session = checkoutSessionState(object);
   return {
     id: event.id,
     type: event.type,
     created: typeof event.created === "number" ? event.created : 0,
-    sessionId: String(object.id ?? ""),
-    reference: typeof object.client_reference_id === "string" ? object.client_reference_id : null,
-    paymentStatus: typeof object.payment_status === "string" ? object.payment_status : null,
-    amountTotal: typeof object.amount_total === "number" ? object.amount_total : null,
-    currency: typeof object.currency === "string" ? object.currency.toUpperCase() : null,
-    customerEmail: object.customer_details?.email ?? object.customer_email ?? null,
-    metadata,
+    sessionId: session.id,
+    reference: session.reference,
+    paymentStatus: session.paymentStatus,
+    amountTotal: session.amountTotal,
+    currency: session.currency,
+    customerEmail: session.customerEmail,
+    metadata: session.metadata,
     raw: event,
+  };
+}
+
+/** Reads a Stripe checkout.session object (an event's data.object, or a retrieved session). */
+export function checkoutSessionState(object: any): CheckoutSessionState {
+  const metadata: Record<string, string> = {};
+  for (const [k, v] of Object.entries(object?.metadata ?? {})) if (typeof v === "string") metadata[k] = v;
+  return {
+    id: String(object?.id ?? ""),
+    status: typeof object?.status === "string" ? object.status : null,
+    paymentStatus: typeof object?.payment_status === "string" ? object.payment_status : null,
+    reference: typeof object?.client_reference_id === "string" ? object.client_reference_id : null,
+    amountTotal: typeof object?.amount_total === "number" ? object.amount_total : null,
+    currency: typeof object?.currency === "string" ? object.currency.toUpperCase() : null,
+    customerEmail: object?.customer_details?.email ?? object?.customer_email ?? null,
+    metadata,
   };
 }

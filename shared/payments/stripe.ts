@@ -2,10 +2,11 @@
 // keys, a secret key as bearer) and events verified with the endpoint's signing secret.
 import type { Clock } from "../clock.ts";
 import { systemClock } from "../clock.ts";
-import { parseEvent, verifySignature } from "./signature.ts";
+import { checkoutSessionState, parseEvent, verifySignature } from "./signature.ts";
 import {
   type CheckoutSession,
   type CheckoutSessionInput,
+  type CheckoutSessionState,
   PaymentError,
   type PaymentEvent,
   type PaymentProvider,
@@ -113,6 +114,28 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
           ? new Date(body.expires_at * 1000).toISOString()
           : null,
       };
+    },
+    async retrieveCheckoutSession(id: string): Promise<CheckoutSessionState | undefined> {
+      let response: Response;
+      try {
+        response = await doFetch(`${apiBase}/v1/checkout/sessions/${encodeURIComponent(id)}`, {
+          headers: { authorization: `Bearer ${options.secretKey}`, "stripe-version": STRIPE_API_VERSION },
+          signal: AbortSignal.timeout(15_000),
+        });
+      } catch (error) {
+        throw new PaymentError(`Stripe could not be reached: ${(error as Error).message}`);
+      }
+      const body = await response.json().catch(() => undefined) as any;
+      // Stripe answers an unknown session 404 resource_missing
+      if (response.status === 404) return undefined;
+      if (!response.ok || body?.object !== "checkout.session" || typeof body?.id !== "string") {
+        throw new PaymentError(
+          body?.error?.message ?? `Stripe answered HTTP ${response.status}.`,
+          response.status,
+          body?.error?.code,
+        );
+      }
+      return checkoutSessionState(body);
     },
     async verifyEvent(payload: string, signatureHeader: string | null): Promise<PaymentEvent> {
       await verifySignature(options.webhookSecret, payload, signatureHeader, clock.now());

@@ -73,9 +73,30 @@ export interface PaymentEvent {
   raw: Record<string, unknown>;
 }
 
+/** A checkout session as the provider tells it when asked (Stripe's GET /v1/checkout/sessions/{id}). */
+export interface CheckoutSessionState {
+  id: string;
+  /** `open`, `complete` or `expired` (Stripe's status) */
+  status: string | null;
+  /** `paid`, `unpaid` or `no_payment_required` (Stripe's payment_status) */
+  paymentStatus: string | null;
+  reference: string | null;
+  amountTotal: number | null;
+  /** upper-case ISO 4217, or null */
+  currency: string | null;
+  customerEmail: string | null;
+  metadata: Record<string, string>;
+}
+
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession>;
+  /**
+   * Asks the provider for a session's current state, so a buyer's return to the success page can
+   * confirm a payment whose webhook has not arrived. Answers undefined for a session the provider does
+   * not know; throws PaymentError when the provider cannot be asked.
+   */
+  retrieveCheckoutSession(id: string): Promise<CheckoutSessionState | undefined>;
   /**
    * Checks a webhook delivery's `Stripe-Signature` header against the exact payload text and answers the
    * event. Throws PaymentSignatureError for a missing, wrong or stale signature, PaymentError for a

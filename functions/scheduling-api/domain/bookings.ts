@@ -63,11 +63,14 @@ async function attendeeTier(db: Db, email: string): Promise<{ tier: Tier; person
   return { tier: person.tier ?? "member", personId: person.id };
 }
 
-/** Steps 1 and 2 of the admission check: guest, tier, allowance, credit. */
-export async function admissionCheck(
+/**
+ * Steps 1 and 2 of the admission check: guest, tier, allowance, and (unless `credit` is false, as for a
+ * checkout that is about to buy it) the paid type's credit.
+ */
+async function admissionCheck(
   deps: Deps,
   input: CreateInput,
-  exceptUid?: string,
+  options: { credit?: boolean } = {},
 ): Promise<{ personId?: string }> {
   const { type, attendee } = input;
   const { tier, personId } = await attendeeTier(deps.sql, attendee.email);
@@ -81,33 +84,8 @@ export async function admissionCheck(
       requires: type.requires,
     });
   }
-  const zone = rulesFor(type, type.lengths[0] ?? 30, deps.catalog.sessions.weekStart).zone;
-  for (const period of ["week", "month"] as const) {
-    const allowance = period === "week" ? type.weekly : type.monthly;
-    if (allowance === null) continue;
-    const key = periodKey(input.start, zone, period);
-    const from = wallToUtc(key.length === 7 ? `${key}-01` : key, 0, zone);
-    const to = wallToUtc(nextPeriodStart(input.start, zone, period), 0, zone);
-    const used = await store.countAttendeeBookings(
-      deps.sql,
-      attendee.email,
-      type.slug,
-      new Date(from),
-      new Date(to),
-      exceptUid,
-    );
-    if (used >= allowance) {
-      throw forbidden(
-        `The ${period === "week" ? "weekly" : "monthly"} allowance of this session is used up.`,
-        {
-          code: "over",
-          next: nextPeriodStart(input.start, zone, period),
-          allowance: { weekly: type.weekly, monthly: type.monthly },
-        },
-      );
-    }
-  }
-  if (isPaid(type) && !input.paymentSessionId) {
+  await checkAllowance(deps, deps.sql, type, attendee.email, input.start);
+  if (isPaid(type) && !input.paymentSessionId && options.credit !== false) {
     const credit = await deps.sql.begin((tx) => store.takeCredit(tx, attendee.email, type.slug));
     if (!credit) {
       throw new SchedulingError("PAYMENT_REQUIRED", "This session is paid: check out first.", {
@@ -118,6 +96,68 @@ export async function admissionCheck(
     }
   }
   return { personId };
+}
+
+/**
+ * The weekly and monthly allowance: the attendee's active bookings of the type in the period of `start`
+ * (less the one being moved, `exceptUid`) must stay below it. Read on `db`: inside a booking's
+ * transaction, after lockBookingScope, it sees every rival that committed first.
+ */
+async function checkAllowance(
+  deps: Deps,
+  db: Db,
+  type: EventType,
+  email: string,
+  start: number,
+  exceptUid?: string,
+): Promise<void> {
+  const zone = rulesFor(type, type.lengths[0] ?? 30, deps.catalog.sessions.weekStart).zone;
+  for (const period of ["week", "month"] as const) {
+    const allowance = period === "week" ? type.weekly : type.monthly;
+    if (allowance === null) continue;
+    const key = periodKey(start, zone, period);
+    const from = wallToUtc(key.length === 7 ? `${key}-01` : key, 0, zone);
+    const to = wallToUtc(nextPeriodStart(start, zone, period), 0, zone);
+    const used = await store.countAttendeeBookings(
+      db,
+      email,
+      type.slug,
+      new Date(from),
+      new Date(to),
+      exceptUid,
+    );
+    if (used >= allowance) {
+      throw forbidden(
+        `The ${period === "week" ? "weekly" : "monthly"} allowance of this session is used up.`,
+        {
+          code: "over",
+          next: nextPeriodStart(start, zone, period),
+          allowance: { weekly: type.weekly, monthly: type.monthly },
+        },
+      );
+    }
+  }
+}
+
+/**
+ * The advisory locks a booking of `type` for `email` takes before its in-transaction re-check: the
+ * type when it has count or duration limits, each of its hosts with a daily or weekly cap (caps count a
+ * host's bookings of every type), and the attendee's allowance of the type.
+ */
+function bookingScope(deps: Deps, type: EventType, email: string): string[] {
+  const names: string[] = [];
+  const limited = [...Object.values(type.limitsCount), ...Object.values(type.limitsDuration)]
+    .some((v) => v !== undefined);
+  if (limited) names.push(`type:${type.slug}`);
+  for (const { host } of type.hosts) {
+    const capped = deps.catalog.hosts.find((h) => h.email === host.email)?.schedules
+      .some((s) => s.metadata.maxPerDay !== null || s.metadata.maxPerWeek !== null);
+    if (capped) names.push(`host:${host.email}`);
+  }
+  if (type.weekly !== null || type.monthly !== null) {
+    names.push(`allowance:${type.slug}:${email.toLowerCase()}`);
+  }
+  return names;
 }
 
 function occurrences(type: EventType, start: number, count: number | undefined, zone: string): number[] {
@@ -178,9 +218,19 @@ async function slotAt(
   return slots.find((s) => s.start === start);
 }
 
-/** The slot starting at `start`, if it is open now (held time read on `db`, a transaction's own). */
-function slotFor(deps: Deps, db: Db, type: EventType, start: number, length: number) {
-  return slotAt(deps, type, start, length, (input) => store.slotData(db, input));
+/**
+ * The slot starting at `start`, if it is open now (held time read on `db`, a transaction's own);
+ * `exceptBookingId` is a booking being moved, whose own minutes do not count against the type's limits.
+ */
+function slotFor(
+  deps: Deps,
+  db: Db,
+  type: EventType,
+  start: number,
+  length: number,
+  exceptBookingId?: number,
+) {
+  return slotAt(deps, type, start, length, (input) => store.slotData(db, { ...input, exceptBookingId }));
 }
 
 function statusFor(type: EventType, start: number, now: number): "accepted" | "pending" {
@@ -222,15 +272,37 @@ export function ownAddressOnly(caller: Caller, email: string): void {
   }
 }
 
-/** Creates a booking (a run of them for a recurring type). Throws SchedulingError per the spec's table. */
-export async function createBooking(deps: Deps, caller: Caller, input: CreateInput): Promise<BookingRow[]> {
+/** What the admission check found out about a booking it lets through. */
+export interface Admitted {
+  personId?: string;
+  length: number;
+  native: boolean;
+  /** the occurrences' starts (one unless the type recurs); empty for an external scheduler's type */
+  starts: number[];
+  rules: ReturnType<typeof rulesFor>;
+}
+
+/**
+ * The whole admission check in the spec's order, for a direct booking and for a paid checkout alike
+ * (`checkout`: the credit is what the checkout buys, so it is not asked for): 1-2 guest, tier,
+ * allowance, credit; 3 a native type with no host or length (503); 4 a phone session without a number
+ * (400); 5 the time in the past or inside the notice (400), not open (400) or just taken (409); 6 a
+ * person books only for their own address. An external scheduler decides 5 itself, so there 6 comes
+ * first and the time is not looked at.
+ */
+export async function admitBooking(
+  deps: Deps,
+  caller: Caller,
+  input: CreateInput,
+  options: { checkout?: boolean } = {},
+): Promise<Admitted> {
   const { type } = input;
   const length = input.lengthMinutes ?? type.lengths[0];
   if (input.lengthMinutes !== undefined && !type.lengths.includes(input.lengthMinutes)) {
     throw badRequest(`lengthInMinutes must be one of ${type.lengths.join(", ")}`);
   }
   // 1-2: guest, tier, allowance, credit
-  const { personId } = await admissionCheck(deps, input);
+  const { personId } = await admissionCheck(deps, input, { credit: !options.checkout });
   // 3: a native type with no host or no length cannot be booked here
   const native = type.scheduler === "native";
   if (!isBookable(type) || (native && !length)) {
@@ -240,9 +312,30 @@ export async function createBooking(deps: Deps, caller: Caller, input: CreateInp
   if (type.locations.some((l) => l.type === "attendeePhone") && !input.attendee.phoneNumber) {
     throw badRequest("This session takes place by phone: attendee.phoneNumber is required.");
   }
-  // an external scheduler decides 5 (taken) itself, so 6 is asked first: never book another's address there
+  const rules = rulesFor(type, length, deps.catalog.sessions.weekStart);
   if (!native) {
     ownAddressOnly(caller, input.attendee.email);
+    return { personId, length, native, starts: [], rules };
+  }
+  // 5: the time must be open (the database has the last word when the booking is written)
+  const starts = occurrences(type, input.start, input.recurrenceCount, rules.zone);
+  const now = deps.clock.now().getTime();
+  for (const s of starts) {
+    if (s < now + (rules.noticeMinutes ?? 0) * MINUTE) {
+      throw badRequest("The start is inside the session's minimum booking notice or in the past.");
+    }
+    if (!(await slotFor(deps, deps.sql, type, s, length))) throw await notOpen(deps, type, s, length);
+  }
+  // 6: a person books only for their own address
+  ownAddressOnly(caller, input.attendee.email);
+  return { personId, length, native, starts, rules };
+}
+
+/** Creates a booking (a run of them for a recurring type). Throws SchedulingError per the spec's table. */
+export async function createBooking(deps: Deps, caller: Caller, input: CreateInput): Promise<BookingRow[]> {
+  const { type } = input;
+  const { personId, length, native, starts, rules } = await admitBooking(deps, caller, input);
+  if (!native) {
     const answer = await forwardBooking(deps.outbound, deps.catalog, input);
     const fallback = { attendees: [input.attendee], duration: length };
     return await deps.sql.begin((tx) =>
@@ -259,22 +352,13 @@ export async function createBooking(deps: Deps, caller: Caller, input: CreateInp
       )
     );
   }
-  // 5: the time must be open (the database has the last word below)
-  const rules = rulesFor(type, length, deps.catalog.sessions.weekStart);
-  const starts = occurrences(type, input.start, input.recurrenceCount, rules.zone);
-  const now = deps.clock.now().getTime();
-  for (const s of starts) {
-    if (s < now + (rules.noticeMinutes ?? 0) * MINUTE) {
-      throw badRequest("The start is inside the session's minimum booking notice or in the past.");
-    }
-    if (!(await slotFor(deps, deps.sql, type, s, length))) throw await notOpen(deps, type, s, length);
-  }
-  // 6: a person books only for their own address
-  ownAddressOnly(caller, input.attendee.email);
 
   const recurringUid = starts.length > 1 ? newUid() : null;
   const attempt = () =>
     deps.sql.begin(async (tx) => {
+      // rivals sharing a limit wait here; once through, the re-checks below see all that committed first
+      await store.lockBookingScope(tx, bookingScope(deps, type, input.attendee.email));
+      await checkAllowance(deps, tx, type, input.attendee.email, input.start);
       let credit: store.PaymentRow | undefined;
       if (isPaid(type) && !input.paymentSessionId) {
         credit = await store.takeCredit(tx, input.attendee.email, type.slug);
@@ -538,7 +622,7 @@ async function decide(
       const updated = await store.updateBooking(tx, b.id, {
         status: "accepted",
         meeting_url: type ? meetingUrl(deps, type, b.uid) : null,
-        metadata: { ...b.metadata, confirmedAt: deps.clock.now().toISOString() },
+        confirmed_at: deps.clock.now(),
       });
       await bookingMade(deps, tx, updated);
       return updated;
@@ -572,20 +656,26 @@ export async function rescheduleBooking(
   const now = deps.clock.now().getTime();
   const person = actsForThemselves(caller);
   if (person && type.flags.disableRescheduling) throw forbidden("This session cannot be rescheduled online.");
+  const length = Math.round((current.end_at.getTime() - current.start_at.getTime()) / MINUTE);
+  // the notice a creation honours (the type's, or a longer one its hosts' schedules ask for)
+  const rules = rulesFor(type, length, deps.catalog.sessions.weekStart);
+  const noticeMs = (rules.noticeMinutes ?? 0) * MINUTE;
   // 7: a person may not move a booking inside the type's notice period
-  if (person && current.start_at.getTime() - now < type.minimumBookingNotice * MINUTE) {
+  if (person && current.start_at.getTime() - now < noticeMs) {
     throw forbidden("The booking is too close to its start to be moved.", { code: "too-soon" });
   }
   if (current.end_at.getTime() < now && !type.flags.allowReschedulingPastBookings && caller.kind !== "key") {
     throw badRequest("A past booking cannot be rescheduled.");
   }
-  const length = Math.round((current.end_at.getTime() - current.start_at.getTime()) / MINUTE);
-  const rules = rulesFor(type, length, deps.catalog.sessions.weekStart);
-  if (input.start < now + (rules.noticeMinutes ?? 0) * MINUTE) {
+  if (input.start < now + noticeMs) {
     throw badRequest("The new start is inside the session's minimum booking notice or in the past.");
   }
   try {
     return await deps.sql.begin(async (tx) => {
+      if (!isMirror(type, current)) {
+        // the same order as a creation takes them (before the row lock), so the two never deadlock
+        await store.lockBookingScope(tx, bookingScope(deps, type, current.attendee_email));
+      }
       const b = await loadFor(deps, caller, uid, tx, true);
       if (b.status !== "accepted" && b.status !== "pending") {
         throw badRequest(`A ${b.status} booking cannot be rescheduled.`);
@@ -597,9 +687,11 @@ export async function rescheduleBooking(
           ...(input.rescheduledBy === null ? {} : { rescheduledBy: input.rescheduledBy }),
         });
       }
+      // a move stays within the attendee's allowance (the booking itself not counted)
+      await checkAllowance(deps, tx, type, b.attendee_email, input.start, b.uid);
       // the booking's own time does not stand in its way
       await release(tx, b, true);
-      const slot = await slotFor(deps, tx, type, input.start, length);
+      const slot = await slotFor(deps, tx, type, input.start, length, b.id);
       if (!slot) throw await notOpen(deps, type, input.start, length);
       const stillOk = type.schedulingType === "COLLECTIVE" ||
         b.host_emails.every((h) => slot.hosts.includes(h));
@@ -623,7 +715,7 @@ export async function rescheduleBooking(
         rescheduling_reason: input.reason,
         rescheduled_by: input.rescheduledBy,
         ics_sequence: b.ics_sequence + 1,
-        metadata: { ...b.metadata, previousStart: b.start_at.toISOString() },
+        previous_start_at: b.start_at,
       });
       if (!seatOf || seatOf === b.uid) {
         await store.insertHolds(

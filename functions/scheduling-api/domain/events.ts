@@ -4,6 +4,7 @@ import { enqueueWebhook } from "../../../shared/webhooks/outbox.ts";
 import type { Clock } from "../../../shared/clock.ts";
 import type { Db, Tx } from "../../../shared/db.ts";
 import { type BookingRow, matchingWebhooks } from "../store.ts";
+import { bookingMetadata } from "../wire.ts";
 import type { Catalog } from "./catalog.ts";
 
 export const TRIGGERS = [
@@ -72,7 +73,7 @@ export function bookingPayload(b: BookingRow, catalog: Catalog, extra: Record<st
     eventTypeId: b.event_type_id,
     eventTitle: catalog.types.find((t) => t.slug === b.event_type_slug)?.title ?? b.title,
     status: b.status.toUpperCase(),
-    metadata: { ...b.metadata, ...(b.seat_of ? { seatOf: b.seat_of } : {}) },
+    metadata: bookingMetadata(b),
     responses,
     ...(b.cancellation_reason ? { cancellationReason: b.cancellation_reason } : {}),
     ...(b.meeting_url ? { videoCallData: { type: "daily_video", url: b.meeting_url } } : {}),

@@ -3,18 +3,31 @@
 // fulfilment record keyed by the session id: webhook retries and concurrent deliveries find it taken
 // and answer its state; the winner books (processing → booked), finds the time gone (→ unavailable,
 // the payment stays a credit for a later booking) or fails (→ failed).
-import { type PaymentEvent, type PaymentProvider, toMinorUnits } from "../../../shared/payments/mod.ts";
+import {
+  type CheckoutSessionState,
+  type PaymentEvent,
+  type PaymentProvider,
+  toMinorUnits,
+} from "../../../shared/payments/mod.ts";
 import { badRequest, SchedulingError } from "../envelope.ts";
 import * as store from "../store.ts";
 import type { Caller } from "../access.ts";
-import { admissionCheck, createBooking, type CreateInput, type Deps } from "./bookings.ts";
+import { admitBooking, createBooking, type CreateInput, type Deps } from "./bookings.ts";
 import { isPaid } from "./event-types.ts";
 
 export const CHECKOUT_KIND = "session-booking";
 
-/** Starts a checkout for a paid type at a chosen time; answers where to send the buyer. */
+/** A fulfilment claim still `processing` after this long died before settling; it may be claimed again. */
+export const STALE_CLAIM_MS = 5 * 60_000;
+
+/**
+ * Starts a checkout for a paid type at a chosen time; answers where to send the buyer. Nobody pays for
+ * a time that cannot be booked: the booking's own admission check runs first (less the credit the
+ * checkout is about to buy).
+ */
 export async function startCheckout(
   deps: Deps,
+  caller: Caller,
   provider: PaymentProvider,
   input: CreateInput,
   urls: { success: string; cancel: string; notify: string },
@@ -24,8 +37,7 @@ export async function startCheckout(
   if (!deps.catalog.sessions.guestCheckout && !(await store.personByEmail(deps.sql, input.attendee.email))) {
     throw new SchedulingError("FORBIDDEN", "This site does not take guests to checkout.", { code: "guest" });
   }
-  // the same admission as a booking, less the credit the checkout is about to buy
-  await admissionCheck(deps, { ...input, paymentSessionId: "checkout" });
+  await admitBooking(deps, caller, input, { checkout: true });
   const amount = toMinorUnits(type.price, type.currency);
   if (amount === undefined) {
     throw new SchedulingError("SERVICE_UNAVAILABLE", "This session's price cannot be charged.");
@@ -61,16 +73,35 @@ export async function startCheckout(
 
 export type FulfilmentStatus = store.PaymentRow["status"];
 
+/** What fulfilment reads of a completed checkout: a verified event, or the session as the provider tells it. */
+export type PaidSession = Pick<
+  PaymentEvent,
+  "sessionId" | "paymentStatus" | "amountTotal" | "currency" | "customerEmail" | "metadata"
+>;
+
+/** A provider's session as fulfilment reads it (the success page's path, beside the webhook's). */
+export function paidSessionOf(session: CheckoutSessionState): PaidSession {
+  return {
+    sessionId: session.id,
+    paymentStatus: session.paymentStatus,
+    amountTotal: session.amountTotal,
+    currency: session.currency,
+    customerEmail: session.customerEmail,
+    metadata: session.metadata,
+  };
+}
+
 /** Fulfils a completed checkout once; every later call answers the recorded state. */
 export async function fulfilCheckout(
   deps: Deps,
-  event: PaymentEvent,
+  event: PaidSession,
 ): Promise<{ status: FulfilmentStatus; bookingUid?: string; claimed: boolean }> {
   const m = event.metadata;
   const type = deps.catalog.types.find((t) => t.slug === m.eventTypeSlug);
   // the provider's email is the attendee's (a guest checkout has no other)
   const email = (event.customerEmail ?? "").trim().toLowerCase();
   const start = Date.parse(m.start ?? "");
+  const now = deps.clock.now();
   const claimed = await store.claimPayment(deps.sql, {
     sessionId: event.sessionId,
     slug: m.eventTypeSlug ?? "",
@@ -78,10 +109,18 @@ export async function fulfilCheckout(
     start: Number.isNaN(start) ? null : new Date(start),
     amount: event.amountTotal,
     currency: event.currency,
+    now,
+    staleBefore: new Date(now.getTime() - STALE_CLAIM_MS),
   });
   if (!claimed) {
     const row = await store.paymentBySession(deps.sql, event.sessionId);
     return { status: row?.status ?? "processing", claimed: false };
+  }
+  // a fulfilment that died after booking but before settling: its booking stands
+  const made = await store.bookingByPaymentSession(deps.sql, event.sessionId);
+  if (made) {
+    await store.settlePayment(deps.sql, event.sessionId, "booked", made.id);
+    return { status: "booked", bookingUid: made.uid, claimed: true };
   }
   if (!type || !email || Number.isNaN(start) || event.paymentStatus !== "paid") {
     await store.settlePayment(
@@ -107,7 +146,7 @@ export async function fulfilCheckout(
         ...(m.phoneNumber ? { phoneNumber: m.phoneNumber } : {}),
       },
       guests: [],
-      metadata: { paymentSession: event.sessionId },
+      metadata: {},
       responses: m.notes ? { notes: m.notes } : {},
       paymentSessionId: event.sessionId,
     });

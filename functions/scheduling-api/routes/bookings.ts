@@ -19,7 +19,7 @@ import { isZone } from "../domain/zones.ts";
 import { badRequest, pagination, success } from "../envelope.ts";
 import { type BookingFilter, listBookings } from "../store.ts";
 import { bookingOut } from "../wire.ts";
-import { catalogOf, depsOf, intParam, isEmail, jsonBody, parseInstant, visibleType } from "./common.ts";
+import { bookableType, catalogOf, depsOf, intParam, isEmail, jsonBody, parseInstant } from "./common.ts";
 
 type C = Context<SchedulingEnv>;
 const STATUSES = ["upcoming", "past", "cancelled", "unconfirmed", "recurring"] as const;
@@ -49,7 +49,7 @@ export function parseCreate(
   ) {
     throw badRequest("eventTypeId must be an integer");
   }
-  const type: EventType = visibleType(catalog, String(ref), caller);
+  const type: EventType = bookableType(catalog, String(ref), caller);
   const a = body.attendee;
   if (!a || typeof a !== "object" || Array.isArray(a)) {
     throw badRequest("attendee is required: { name, email, timeZone }");

@@ -44,26 +44,59 @@ export function visibleType(catalog: Catalog, ref: string, caller: Caller): Even
   return type;
 }
 
+/**
+ * The type a booking names. Beside what the caller sees, a person reaches an open type their plan
+ * excludes: the admission check then answers 403 not-included, as it does for a key, instead of a 404.
+ */
+export function bookableType(catalog: Catalog, ref: string, caller: Caller): EventType {
+  const type = findType(catalog, ref);
+  if (!type || !(typeVisible(type, caller) || !type.flags.hidden)) throw notFound(`Event type ${ref}`);
+  return type;
+}
+
 export function jsonBody(c: Context): Promise<Record<string, unknown>> {
   return readJsonObject(c.req.raw, (message) => badRequest(message));
 }
 
-/** An ISO date or date-time; a bare date is that day's start (or, with `endOfDay`, its last instant) in UTC. */
+/** The years a date parameter may name: far enough for any booking, well inside what Postgres stores. */
+export const INSTANT_YEARS = { min: 1970, max: 2200 } as const;
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2})))?$/i;
+
+/**
+ * An ISO date or date-time; a bare date is that day's start (or, with `endOfDay`, its last instant) in
+ * UTC. A calendar date that does not exist (2031-02-30) or a year outside INSTANT_YEARS is refused,
+ * never rolled over or passed on to the database; every refusal names the parameter in details.
+ */
 export function parseInstant(value: unknown, field: string, endOfDay = false): number {
+  const refuse = (message: string) => badRequest(message, { parameter: field });
   if (typeof value !== "string" || !value.trim()) {
-    throw badRequest(`${field} is required (an ISO 8601 date or date-time)`);
+    throw refuse(`${field} is required (an ISO 8601 date or date-time)`);
   }
   const text = value.trim().replace(/^"|"$/g, "");
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
-    const ms = Date.parse(`${text}T00:00:00Z`);
-    if (Number.isNaN(ms)) throw badRequest(`${field} is not a valid date`);
-    return endOfDay ? ms + 86_400_000 - 1 : ms;
+  const m = DATE_TIME.exec(text);
+  if (!m) {
+    throw refuse(`${field} must be an ISO 8601 date or date-time with a zone (e.g. 2030-05-01T09:00:00Z)`);
   }
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(text)) {
-    throw badRequest(`${field} must be an ISO 8601 date-time with a zone (e.g. 2030-05-01T09:00:00Z)`);
-  }
-  const ms = Date.parse(text);
-  if (Number.isNaN(ms)) throw badRequest(`${field} is not a valid date-time`);
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [hour, minute, second] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  const outOfRange = () =>
+    refuse(`${field} must lie in the years ${INSTANT_YEARS.min} to ${INSTANT_YEARS.max}`);
+  if (year < INSTANT_YEARS.min || year > INSTANT_YEARS.max) throw outOfRange();
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  const realDate = month >= 1 && month <= 12 && calendar.getUTCFullYear() === year &&
+    calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
+  const realTime = hour <= 23 && minute <= 59 && second <= 59 &&
+    (m[8] === undefined || (Number(m[8]) <= 23 && Number(m[9]) <= 59));
+  if (!realDate || !realTime) throw refuse(`${field} is not a real date or time: ${text}`);
+  const ms = m[4] === undefined
+    ? calendar.getTime() + (endOfDay ? 86_400_000 - 1 : 0)
+    : Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+  if (Number.isNaN(ms)) throw refuse(`${field} is not a real date or time: ${text}`);
+  // an offset can carry a date in range just outside it (1970-01-01T00:30+01:00)
+  const utcYear = new Date(ms).getUTCFullYear();
+  if (utcYear < INSTANT_YEARS.min || utcYear > INSTANT_YEARS.max) throw outOfRange();
   return ms;
 }
 

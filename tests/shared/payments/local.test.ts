@@ -211,3 +211,37 @@ test("the local provider refuses what Stripe would refuse, and events signed by 
     PaymentSignatureError,
   );
 });
+
+test("retrieveCheckoutSession tells a local session's state: open and unpaid, then complete and paid by the payer", async () => {
+  const failing = receiver(500);
+  const { provider, app } = setup();
+  try {
+    const session = await provider.createCheckoutSession(input(failing.url, "order-retrieve"));
+    const open = await provider.retrieveCheckoutSession(session.id);
+    assert.deepEqual(
+      [
+        open?.status,
+        open?.paymentStatus,
+        open?.reference,
+        open?.amountTotal,
+        open?.currency,
+        open?.customerEmail,
+      ],
+      ["open", "unpaid", "order-retrieve", 6200, "EUR", "buyer@example.org"],
+    );
+    assert.equal(open?.metadata.cart, "tok-1");
+    // paid, though the caller never heard (its webhook answered 500): the provider still knows
+    await app.request(`http://shop.test/${session.id}/pay`, {
+      method: "POST",
+      body: new URLSearchParams({ email: "payer@example.org" }),
+    });
+    const paid = await provider.retrieveCheckoutSession(session.id);
+    assert.deepEqual(
+      [paid?.id, paid?.status, paid?.paymentStatus, paid?.customerEmail],
+      [session.id, "complete", "paid", "payer@example.org"],
+    );
+    assert.equal(await provider.retrieveCheckoutSession("cs_local_nope"), undefined);
+  } finally {
+    await failing.close();
+  }
+});

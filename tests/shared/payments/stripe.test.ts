@@ -243,3 +243,87 @@ test("form encoding nests objects and arrays with brackets and escapes values", 
     "a=1&b%5Bc%5D%5B0%5D=x%20y&b%5Bc%5D%5B1%5D=%26&f=true",
   );
 });
+
+test("retrieveCheckoutSession asks what Stripe's SDK asks (GET /v1/checkout/sessions/{id}) and reads the session", async () => {
+  const session = {
+    id: "cs_test_paid",
+    object: "checkout.session",
+    status: "complete",
+    payment_status: "paid",
+    client_reference_id: "deep-dive@2032-12-07T15:00:00.000Z",
+    amount_total: 12000,
+    currency: "eur",
+    customer_details: { email: "buyer@example.org" },
+    customer_email: null,
+    metadata: { kind: "session-booking", eventTypeSlug: "deep-dive", nested: { ignored: true } },
+  };
+  const server = recordingServer((request) =>
+    new URL(request.url).pathname === "/v1/checkout/sessions/cs_test_paid"
+      ? Response.json(session)
+      : Response.json({
+        error: {
+          type: "invalid_request_error",
+          code: "resource_missing",
+          message: "No such checkout.session",
+        },
+      }, { status: 404 })
+  );
+  try {
+    const provider = stripeProvider({
+      secretKey: "sk_test_key",
+      webhookSecret: SECRET,
+      apiBase: `http://127.0.0.1:${server.port}`,
+    });
+    assert.deepEqual(await provider.retrieveCheckoutSession("cs_test_paid"), {
+      id: "cs_test_paid",
+      status: "complete",
+      paymentStatus: "paid",
+      reference: "deep-dive@2032-12-07T15:00:00.000Z",
+      amountTotal: 12000,
+      currency: "EUR",
+      customerEmail: "buyer@example.org",
+      metadata: { kind: "session-booking", eventTypeSlug: "deep-dive" },
+    });
+    assert.equal(await provider.retrieveCheckoutSession("cs_test_unknown"), undefined);
+
+    const stripe = new Stripe("sk_test_key", {
+      host: "127.0.0.1",
+      port: server.port,
+      protocol: "http",
+      maxNetworkRetries: 0,
+    });
+    await stripe.checkout.sessions.retrieve("cs_test_paid");
+    const [ours, , sdk] = server.seen;
+    assert.equal(ours.path, sdk.path);
+    assert.equal(ours.headers.get("authorization"), sdk.headers.get("authorization"));
+    assert.equal(ours.body, "");
+  } finally {
+    await server.close();
+  }
+});
+
+test("retrieveCheckoutSession: a Stripe failure or an unreachable Stripe is a PaymentError, never undefined", async () => {
+  const server = recordingServer(() =>
+    Response.json({ error: { type: "api_error", message: "Something went wrong" } }, { status: 500 })
+  );
+  try {
+    const provider = stripeProvider({
+      secretKey: "sk",
+      webhookSecret: SECRET,
+      apiBase: `http://127.0.0.1:${server.port}`,
+    });
+    await assert.rejects(provider.retrieveCheckoutSession("cs_test_x"), (e: PaymentError) => {
+      assert.equal(e.status, 500);
+      assert.equal(e.message, "Something went wrong");
+      return true;
+    });
+  } finally {
+    await server.close();
+  }
+  const unreachable = stripeProvider({
+    secretKey: "sk",
+    webhookSecret: SECRET,
+    apiBase: "http://127.0.0.1:9",
+  });
+  await assert.rejects(unreachable.retrieveCheckoutSession("cs_test_x"), PaymentError);
+});

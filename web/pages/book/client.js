@@ -11,6 +11,8 @@
   const params = new URLSearchParams(location.search);
   const embedded = params.has("embed") && window.parent !== window;
   const namespace = params.get("embed") || "";
+  // embed-core frames the page inline, or in a modal (a floating button opens a modal too)
+  const embedType = ["modal", "floatingButton"].includes(params.get("embedType")) ? "modal" : "inline";
   const base = location.pathname.replace(/\/embed\/?$/, "").replace(/\/$/, "");
   const zone = params.get("timeZone") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const $ = (id) => document.getElementById(id);
@@ -61,6 +63,20 @@
   }
   if (embedded) {
     document.documentElement.classList.add("embedded");
+    document.documentElement.dataset.embedType = embedType;
+    if (embedType === "modal") {
+      // as Cal's own page does: a click on the backdrop around <main> (an element that contains it)
+      // or Escape asks the parent to close the modal; the parent listens for __closeIframe
+      document.addEventListener("click", (event) => {
+        const main = document.querySelector("main");
+        if (event.target instanceof Node && event.target !== main && event.target.contains(main)) {
+          post("__closeIframe", {});
+        }
+      });
+      document.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") post("__closeIframe", {});
+      });
+    }
     window.addEventListener("message", (event) => {
       const m = event.data;
       if (!m || m.originator !== "CAL" || typeof m.method !== "string") return;

@@ -83,6 +83,8 @@ export async function renderBookerPage(
 <style>${BASE_STYLE}
   html.embedded, html.embedded body { background: transparent; }
   html.embedded body { visibility: hidden; }
+  /* in a modal the page is a card on the parent's backdrop: the space around it closes the modal */
+  html[data-embed-type="modal"] main { margin: 24px auto; box-shadow: 0 8px 32px rgba(0, 0, 0, .25); }
   .chip.on, .day.on, #submit { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
   #days, #times { display: flex; flex-wrap: wrap; gap: 6px; margin: 8px 0; }
 </style>
