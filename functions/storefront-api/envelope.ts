@@ -3,7 +3,8 @@
 // this shape, so no client ever sees a stack trace or a plain-text error.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { readJsonBody } from "../../shared/http.ts";
+import { readUpTo } from "../../shared/http.ts";
+import { unstorablePath } from "./domain/input.ts";
 
 export class StoreError extends Error {
   constructor(
@@ -28,13 +29,43 @@ export function errorBody(error: StoreError) {
   };
 }
 
+/** The most a request body may hold (a GraphQL request with its variables, a bag, an event). */
+export const MAX_BODY_BYTES = 1_000_000;
+
+export const tooLarge = () =>
+  new StoreError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, "PAYLOAD_TOO_LARGE");
+
+/** A request's body as text, read no further than MAX_BODY_BYTES (a 413 beyond). */
+export async function bodyText(request: Request): Promise<string> {
+  const bytes = await readUpTo(request.body, MAX_BODY_BYTES);
+  if (!bytes) throw tooLarge();
+  return new TextDecoder().decode(bytes);
+}
+
+/** Refuses a parsed JSON value holding a string Postgres cannot keep (domain/input.ts) as the store's 400. */
+export function checkStorable(value: unknown): void {
+  const path = unstorablePath(value);
+  if (path) {
+    throw badRequest(
+      `The text at ${
+        path.slice(0, 200)
+      } holds a NUL character or a lone surrogate, which the store cannot keep.`,
+    );
+  }
+}
+
 /** A route's JSON body (undefined when empty); a body that is not JSON is the store's 400. */
 export async function jsonBody(request: Request): Promise<any> {
+  const text = await bodyText(request);
+  if (text.trim() === "") return undefined;
+  let body: unknown;
   try {
-    return await readJsonBody(request);
+    body = JSON.parse(text);
   } catch {
     throw badRequest("The body is not JSON.");
   }
+  checkStorable(body);
+  return body;
 }
 
 /** JSON answers of the API: always application/json (the clients refuse anything else on a 2xx). */

@@ -6,6 +6,7 @@ import type { Db, Sql, Tx } from "../../shared/db.ts";
 import type { RecordRow } from "./domain/catalog.ts";
 import type { Attribute, Buyer, CartState, StoredLine } from "./domain/cart.ts";
 import type { Window } from "./domain/paging.ts";
+import { type KeysetSort, SORT_VALUES } from "./domain/cursor.ts";
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
@@ -36,16 +37,8 @@ export interface AssetRow {
 }
 
 /** Sorts of the catalog: each is a value per product, ties broken by handle. */
-export type ProductSort =
-  | "position"
-  | "title"
-  | "price"
-  | "created"
-  | "updated"
-  | "type"
-  | "vendor"
-  | "collection";
-export type CollectionSort = "position" | "title" | "updated";
+export type ProductSort = KeysetSort;
+export type CollectionSort = Extract<KeysetSort, "position" | "title" | "updated">;
 
 export interface SortContext {
   /** the default locale: titles sort by their value in it */
@@ -80,14 +73,14 @@ function productSortValue(db: Db, sort: ProductSort, ctx: SortContext): Fragment
   }
 }
 
+/** A cursor's sort value back in its SQL type (domain/cursor.ts has checked it has that type's shape). */
 function castCursor(db: Db, sort: ProductSort | CollectionSort, value: unknown): Fragment {
-  switch (sort) {
-    case "price":
+  switch (SORT_VALUES[sort]) {
+    case "numeric":
       return db`${String(value)}::numeric`;
-    case "created":
-    case "updated":
+    case "timestamp":
       return db`${String(value)}::timestamptz`;
-    case "collection":
+    case "integer":
       return db`${Number(value)}::bigint`;
     default:
       return db`${String(value)}::text`;
@@ -277,10 +270,12 @@ export const stateOf = (row: CartRow): CartState => ({
   note: row.note,
 });
 
-export async function readCart(db: Db, token: string): Promise<CartRow | undefined> {
-  const [row] = await db<CartRow[]>`
-    select id, lines, buyer, attributes, note, created_at, updated_at from public.storefront_carts where id = ${token}`;
-  return row;
+/** The carts of these tokens (any order; unknown tokens are missing): every cart of a request in one query. */
+export function readCarts(db: Db, tokens: string[]): Promise<CartRow[]> {
+  if (tokens.length === 0) return Promise.resolve([]);
+  return db<CartRow[]>`
+    select id, lines, buyer, attributes, note, created_at, updated_at from public.storefront_carts
+    where id = any(${tokens}::text[])`;
 }
 
 export async function insertCart(

@@ -4,18 +4,20 @@
 //                        per request, no-store), noindex. It reads the cart, puts its lines in the bag,
 //                        sets the shipping country, waits for the session, then either starts the bag's
 //                        checkout (a signed-in visitor, or a guest when the read's guestMayBuy says so)
-//                        or opens the bag with the sign-in (intent buy).
+//                        or opens the bag with the sign-in (intent buy). A cart without lines opens the
+//                        (empty) bag; an address that is no cart's token is a 404 with the expired texts.
 //   /cart                the site's bag, with the sign-in panel when ?intent=buy
 //   /cart/bag.js         the bag and session script (./cart-bag.ts)
 //   /app?checkout=...    the checkout's return (?checkout=success): thanks, and the bag emptied
 //
 // Texts come from one table keyed like the site's (cart.handoff.title ...), in the visitor's language
-// when the table has it, else English.
+// when the table has it, else English; the page's <html lang> is the language of the texts shown.
 import type { FunctionContext } from "../../shared/context.ts";
 import { escapeHtml, scriptJson } from "../../shared/html.ts";
 import { moduleOn, readSiteSettings } from "../../shared/site.ts";
 import { shopInfo } from "../../functions/storefront-api/domain/shop.ts";
 import { storefrontRecord } from "../../functions/storefront-api/store.ts";
+import { isCartToken } from "../../functions/storefront-api/domain/input.ts";
 import { BAG_SCRIPT } from "./cart-bag.ts";
 
 type Texts = Record<string, string>;
@@ -63,11 +65,12 @@ export const CART_TEXTS: Record<string, Texts> = {
   },
 };
 
-function textsFor(request: Request, defaultLanguage: string): Texts {
+/** The texts in the visitor's language where the table has it, and that language (the page's lang). */
+function textsFor(request: Request, defaultLanguage: string): { texts: Texts; language: string } {
   const wanted = (request.headers.get("accept-language") ?? defaultLanguage).split(",")
     .map((part) => part.trim().split(";")[0].split("-")[0].toLowerCase());
   const language = [...wanted, defaultLanguage].find((l) => CART_TEXTS[l]) ?? "en";
-  return { ...CART_TEXTS.en, ...CART_TEXTS[language] };
+  return { texts: { ...CART_TEXTS.en, ...CART_TEXTS[language] }, language };
 }
 
 const HEADERS = {
@@ -97,35 +100,53 @@ button,.button{display:inline-block;padding:.55rem 1.1rem;border:0;border-radius
 </body></html>`;
 }
 
-function handoffPage(token: string, texts: Texts, language: string, shipsTo: string[]): string {
+/** The handoff page; `token` null: the address names no cart at all (the expired state at once). */
+function handoffPage(token: string | null, texts: Texts, language: string, shipsTo: string[]): string {
   const t = (key: string) => escapeHtml(texts[`cart.handoff.${key}`]);
-  const body = `
+  const body = token
+    ? `
 <section data-state="loading" aria-live="polite">
   <h1 data-text="title">${t("title")}</h1>
   <p data-text="lead">${t("lead")}</p>
   <p><a class="button" data-open-bag href="/cart?intent=buy" hidden>${t("open-bag")}</a>
      <a class="button" data-to-store href="/" hidden>${t("to-store")}</a></p>
+</section>`
+    : `
+<section data-state="expired" aria-live="polite">
+  <h1 data-text="title">${t("expired-title")}</h1>
+  <p data-text="lead">${t("expired-lead")}</p>
+  <p><a class="button" data-open-bag href="/cart?intent=buy" hidden>${t("open-bag")}</a>
+     <a class="button" data-to-store href="/">${t("to-store")}</a></p>
 </section>`;
   const script = `
 const data = JSON.parse(document.getElementById("data").textContent);
 const texts = data.texts;
 const section = document.querySelector("section");
+// state: the section's data-state; title, lead: text keys; link: which way on is offered (bag, store)
 const show = (state, title, lead, link) => {
   section.dataset.state = state;
-  section.querySelector("[data-text=title]").textContent = texts["cart.handoff." + title];
-  section.querySelector("[data-text=lead]").textContent = texts["cart.handoff." + lead];
+  section.querySelector("[data-text=title]").textContent = texts[title];
+  section.querySelector("[data-text=lead]").textContent = texts[lead];
   section.querySelector("[data-open-bag]").hidden = link !== "bag";
   section.querySelector("[data-to-store]").hidden = link !== "store";
 };
 const bag = window.sitewireBag;
 try {
-  const response = await fetch("/api/store/carts/" + encodeURIComponent(data.token), { cache: "no-store" });
-  if (response.status === 404) {
-    show("expired", "expired-title", "expired-lead", "store");
-  } else if (!response.ok) {
+  const response = data.token
+    ? await fetch("/api/store/carts/" + encodeURIComponent(data.token), { cache: "no-store" })
+    : null;
+  const cart = response && response.ok ? await response.json() : null;
+  if (!response || response.status === 404) {
+    show("expired", "cart.handoff.expired-title", "cart.handoff.expired-lead", "store");
+  } else if (!cart) {
     throw new Error("HTTP " + response.status);
+  } else if (cart.lines.length === 0) {
+    // nothing to check out: the bag, empty like the cart, never a checkout that could only fail
+    bag.clear();
+    section.querySelector("[data-open-bag]").href = "/cart";
+    show("bag", "cart.bag.title", "cart.bag.empty", "bag");
+    location.assign("/cart");
   } else {
-    const cart = await response.json();
     bag.clear();
     for (const line of cart.lines) bag.add(line);
     bag.setCart(data.token);
@@ -135,20 +156,20 @@ try {
     // who may buy is the store's decision (the handoff read's guestMayBuy), never decided here
     const mayBuy = Boolean(session) || cart.guestMayBuy === true;
     if (!mayBuy) {
-      show("signin", "signin-title", "signin-lead", "bag");
+      show("signin", "cart.handoff.signin-title", "cart.handoff.signin-lead", "bag");
       location.assign("/cart?intent=buy");
     } else {
-      show("checkout", "title", "lead");
+      show("checkout", "cart.handoff.title", "cart.handoff.lead");
       const outcome = await bag.checkout();
       if (outcome.signIn) {
-        show("signin", "signin-title", "signin-lead", "bag");
+        show("signin", "cart.handoff.signin-title", "cart.handoff.signin-lead", "bag");
         location.assign("/cart?intent=buy");
       }
     }
   }
 } catch (error) {
   console.error(error);
-  show("failed", "failed-title", "failed-lead", "bag");
+  show("failed", "cart.handoff.failed-title", "cart.handoff.failed-lead", "bag");
 }`;
   return page(texts["cart.handoff.title"], language, body, { token, texts, shipsTo }, script);
 }
@@ -277,18 +298,20 @@ export function cartPages(ctx: FunctionContext): (request: Request) => Promise<R
       });
     }
     const handoff = path.match(/^\/cart\/c\/([^/]+)$/);
+    // a segment that is not a token names no cart (and is never decoded: it may not even be valid %-encoding)
+    const token = handoff && isCartToken(handoff[1]) ? handoff[1] : null;
     const isApp = path === "/app" && url.searchParams.has("checkout");
     if (!handoff && path !== "/cart" && !isApp) return undefined;
     const site = await readSiteSettings(ctx.sql);
     if (!site || !moduleOn(site, "store")) return undefined;
-    const language = (site?.locales.find((l) => l.default)?.code ?? "en").split("-")[0];
-    const texts = textsFor(request, language);
+    const siteLanguage = (site?.locales.find((l) => l.default)?.code ?? "en").split("-")[0];
+    const { texts, language } = textsFor(request, siteLanguage);
     const shipsTo = shopInfo(site, await storefrontRecord(ctx.sql)).shipsTo;
     const html = handoff
-      ? handoffPage(decodeURIComponent(handoff[1]), texts, language, shipsTo)
+      ? handoffPage(token, texts, language, shipsTo)
       : path === "/cart"
       ? bagPage(texts, language, shipsTo)
       : appPage(texts, language, url.searchParams.get("checkout") ?? "");
-    return new Response(html, { headers: HEADERS });
+    return new Response(html, { status: handoff && !token ? 404 : 200, headers: HEADERS });
   };
 }

@@ -5,6 +5,7 @@
 import { randomBase62 } from "../../../shared/ids.ts";
 import { BAG_CAP, type Variant } from "./catalog.ts";
 import { gid, idOf } from "./ids.ts";
+import { isEmail } from "./input.ts";
 
 /** Limits that keep one cart from growing without bound (Shopify's own are similar). */
 export const CART_LIMITS = {
@@ -299,7 +300,6 @@ export function removeLines(current: CartState, lineIds: string[]): Outcome {
   };
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+[1-9][0-9]{6,14}$/;
 
 /** Rule 4: the buyer identity keeps email, phone and countryCode; a given field replaces, null clears. */
@@ -307,7 +307,7 @@ export function updateBuyer(current: CartState, input: Buyer, field: string[] = 
   const errors: CartUserError[] = [];
   const buyer: Buyer = { ...current.buyer };
   if (input.email !== undefined) {
-    if (input.email !== null && (!EMAIL.test(input.email) || input.email.length > 254)) {
+    if (input.email !== null && !isEmail(input.email.trim())) {
       errors.push({ code: "INVALID", field: [...field, "email"], message: "Email is invalid." });
     }
     buyer.email = input.email ? input.email.trim() : null;

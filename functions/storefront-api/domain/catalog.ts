@@ -5,10 +5,14 @@
 //
 //   a good   one product, handle = the record's file name; option Size with a variant per size (id tail
 //            `<sku>/<size>`), else one `Default Title` variant (no tail); compare -> compareAtPrice
-//   a book   one product, handle = the file name when the book offers unlock, else `<file name>-print`;
-//            option Format from the offers (Read online, Softcover, Hardcover, Premium hardcover, PDF,
-//            EPUB); Contents when the print offer lists more than one; Cloth and Foil when the linen
-//            (the premium hardcover's binding) offers a choice; one variant per allowed combination
+//   a book   one product, handle = the file name when the book offers unlock, else `<slug>-print` (the
+//            record's slug field, else its file name); option Format from the offers, its values always
+//            in the order Read online, Softcover, Hardcover, Premium hardcover, PDF, EPUB; Contents when
+//            the print offer lists more than one; Cloth and Foil when the linen (the premium hardcover's
+//            binding) offers a choice; one variant per allowed combination
+//
+// Choices (sizes, contents, cloth, foil) that make the same id tail (`M` and `m`, `A 3` and `a-3`) are
+// one choice, the first listed: two variants must never share an id.
 //
 // Offers of a book record (front matter `offers`):
 //   unlock:   { sku, price }                                  Read online; quantity one
@@ -161,7 +165,10 @@ interface Format {
   price: number;
 }
 
-/** The valid formats of an offer in order, each once (storefront_formats in SQL). */
+/**
+ * The valid formats of an offer, each once, in the order of `allowed` (the spec's Format order) whatever
+ * the record's order; the sku still follows the record's listing (storefront_formats in SQL).
+ */
 export function offerFormats(
   offer: unknown,
   allowed: readonly string[],
@@ -192,7 +199,24 @@ export function offerFormats(
       price: (isObject ? amount((entry as Record<string, unknown>).price, currency) : undefined) ?? price,
     });
   });
-  return out;
+  return out.sort((a, b) => allowed.indexOf(a.format) - allowed.indexOf(b.format));
+}
+
+/** The choices of a list, each once by the id tail it makes (the first listed wins). */
+function distinctChoices(values: string[]): string[] {
+  const tails = new Set<string>();
+  return values.filter((value) => {
+    const tail = tailPart(value);
+    if (tails.has(tail)) return false;
+    tails.add(tail);
+    return true;
+  });
+}
+
+/** A field that is never localized (a record's slug): its one stored value, as SQL's storefront_value reads it. */
+function plainValue(row: RecordRow, id: string): unknown {
+  const byLocale = row.fields[id];
+  return byLocale && typeof byLocale === "object" ? Object.values(byLocale)[0] : undefined;
 }
 
 function unlockOffer(offer: unknown, currency: string): Format | undefined {
@@ -235,7 +259,7 @@ function goodFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
   const weight = typeof read("weight") === "number" ? read("weight") as number : null;
   const imageIds = (Array.isArray(read("images")) ? read("images") as unknown[] : []).map(assetId)
     .filter((id): id is string => id !== null).slice(0, MAX_IMAGES);
-  const sizes = [...new Set(strings(read("sizes")))].slice(0, MAX_VARIANTS);
+  const sizes = distinctChoices(strings(read("sizes"))).slice(0, MAX_VARIANTS);
   const base = {
     sku,
     kind: "good" as const,
@@ -291,13 +315,13 @@ function bookFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
   const prints = offerFormats(offers.print, PRINT_FORMATS, "softcover", currency);
   const downloads = offerFormats(offers.download, DOWNLOAD_FORMATS, "pdf", currency);
   const print = (offers.print ?? {}) as Record<string, unknown>;
-  const contents = [...new Set(strings(print.contents))];
+  const contents = distinctChoices(strings(print.contents));
   const linen = (print.linen && typeof print.linen === "object" ? print.linen : {}) as Record<
     string,
     unknown
   >;
-  const cloths = [...new Set(strings(linen.cloth))];
-  const foils = [...new Set(strings(linen.foil))];
+  const cloths = distinctChoices(strings(linen.cloth));
+  const foils = distinctChoices(strings(linen.foil));
   const contentsChoice = contents.length > 1;
   const linenChoice = cloths.length > 1 || foils.length > 1;
 
@@ -348,8 +372,7 @@ function bookFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
   const options = ["Format", "Contents", "Cloth", "Foil"]
     .map((name) => ({ name, values: optionValues(name) }))
     .filter((o) => o.values.length > 0);
-  const slug = fileName(row.path);
-  const handle = unlock ? slug : `${slug}-print`;
+  const handle = unlock ? fileName(row.path) : `${str(plainValue(row, "slug")) ?? fileName(row.path)}-print`;
   const names = [
     ...new Set([
       handle,

@@ -4,6 +4,7 @@
 // to the bag cap; the others stand at one.
 import type { CheckoutItem } from "../../../shared/payments/types.ts";
 import { BAG_CAP, type Product, type Variant, type VariantKind } from "./catalog.ts";
+import { isCartToken, isCountryCode, isEmail } from "./input.ts";
 
 /** the kinds a guest may check out: printed book formats and downloads */
 const GUEST_KINDS: ReadonlySet<VariantKind> = new Set(["print", "download"]);
@@ -40,7 +41,7 @@ export type CheckoutProblem =
   | { code: "COUNTRY_NOT_SHIPPED"; message: string };
 
 /** Reads the bag's lines from a request body; undefined when the body is not a bag. */
-export function bagLinesOf(body: unknown): BagLine[] | undefined {
+function bagLinesOf(body: unknown): BagLine[] | undefined {
   const lines = (body as { lines?: unknown } | null)?.lines;
   if (!Array.isArray(lines) || lines.length > 250) return undefined;
   const out: BagLine[] = [];
@@ -54,6 +55,51 @@ export function bagLinesOf(body: unknown): BagLine[] | undefined {
     out.push({ sku, variant: (variant as string | null | undefined) ?? null, quantity });
   }
   return out;
+}
+
+export interface CheckoutRequest {
+  lines: BagLine[];
+  /** the shipping country chosen in the bag (upper case), if any */
+  country: string | null;
+  /** a guest's address for the receipt, if given */
+  email: string | null;
+  /** the handed-off cart the bag came from: done once the order is paid */
+  cart: string | null;
+}
+
+/** Reads the bag's checkout request; a problem (the store's 400) when a member is not what it must be. */
+export function checkoutRequestOf(
+  body: unknown,
+): CheckoutRequest | {
+  problem: { code: "BAD_REQUEST" | "INVALID_COUNTRY" | "INVALID_EMAIL"; message: string };
+} {
+  const lines = bagLinesOf(body);
+  if (!lines) {
+    return {
+      problem: {
+        code: "BAD_REQUEST",
+        message: "The body must be { lines: [ { sku, variant, quantity } ], country?, email? }.",
+      },
+    };
+  }
+  const { country, email, cart } = body as Record<string, unknown>;
+  const given = (v: unknown) => v !== undefined && v !== null && v !== "";
+  const countryCode = typeof country === "string" ? country.trim().toUpperCase() : "";
+  if (given(country) && !isCountryCode(countryCode)) {
+    return {
+      problem: { code: "INVALID_COUNTRY", message: "country must be a two-letter country code, like DE." },
+    };
+  }
+  const address = typeof email === "string" ? email.trim() : "";
+  if (given(email) && !isEmail(address)) {
+    return { problem: { code: "INVALID_EMAIL", message: "email must be a valid email address." } };
+  }
+  return {
+    lines,
+    country: given(country) ? countryCode : null,
+    email: given(email) ? address : null,
+    cart: typeof cart === "string" && isCartToken(cart) ? cart : null,
+  };
 }
 
 export function lineKey(line: BagLine): string {

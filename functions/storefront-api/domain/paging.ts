@@ -2,7 +2,7 @@
 // and `last` from 0 to 250, default 20 when neither is given; cursors opaque. Pages are cut in SQL for
 // the catalog (store.ts takes a Window) and in memory for the short lists inside one record (variants,
 // images, a cart's lines).
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { type CursorReader, encodeCursor, positionReader } from "./cursor.ts";
 import { StoreInputError } from "./errors.ts";
 
 export const MAX_PAGE = 250;
@@ -48,23 +48,24 @@ export interface Window {
   before?: unknown[];
 }
 
-export function windowOf(args: PageArgs, cursorParts: number): Window {
+/** The window the arguments ask for; `readCursor` checks `after` and `before` (domain/cursor.ts). */
+export function windowOf(args: PageArgs, readCursor: CursorReader): Window {
   const first = checkCount("first", args.first);
   const last = checkCount("last", args.last);
-  const after = args.after ? decodeCursor(args.after, cursorParts) : undefined;
-  const before = args.before ? decodeCursor(args.before, cursorParts) : undefined;
+  const after = args.after ? readCursor(args.after) : undefined;
+  const before = args.before ? readCursor(args.before) : undefined;
   if (first === undefined && last !== undefined) return { size: last, fromEnd: true, after, before };
   return { size: first ?? DEFAULT_PAGE, fromEnd: false, trimTo: last, after, before };
 }
 
 /**
  * Builds a connection from rows fetched for a window: `rows` holds up to size + 1 rows in the window's
- * fetch order (reversed when fromEnd), each with its cursor parts.
+ * fetch order (reversed when fromEnd), each with its cursor.
  */
 export function connectionFrom<R, T>(
   rows: R[],
   window: Window,
-  cursorOf: (row: R) => unknown[],
+  cursorOf: (row: R) => string,
   nodeOf: (row: R) => T,
 ): Connection<T> {
   const more = rows.length > window.size;
@@ -93,26 +94,20 @@ export function connectionFrom<R, T>(
   };
 }
 
-function lazyEdge<R, T>(row: R, cursorOf: (row: R) => unknown[], node: T): { cursor: string; node: T } {
+function lazyEdge<R, T>(row: R, cursorOf: (row: R) => string, node: T): { cursor: string; node: T } {
   let cursor: string | undefined;
   return {
     node,
     get cursor() {
-      return (cursor ??= encodeCursor(cursorOf(row)));
+      return (cursor ??= cursorOf(row));
     },
   };
 }
 
 /** A connection over a list already in memory; cursors are positions in the list. */
 export function connectionOfList<T>(items: T[], args: PageArgs): Connection<T> {
-  const window = windowOf(args, 1);
-  const position = (parts: unknown[] | undefined) => {
-    const n = parts?.[0];
-    if (parts && (typeof n !== "number" || !Number.isInteger(n))) {
-      throw new StoreInputError("Invalid cursor.");
-    }
-    return n as number | undefined;
-  };
+  const window = windowOf(args, positionReader);
+  const position = (parts: unknown[] | undefined) => parts?.[0] as number | undefined;
   const ordered = items.map((item, index) => ({ item, index }));
   if (args.reverse) ordered.reverse();
   const after = position(window.after);
@@ -123,5 +118,10 @@ export function connectionOfList<T>(items: T[], args: PageArgs): Connection<T> {
     (after === undefined || rank(index) > rank(after)) && (before === undefined || rank(index) < rank(before))
   );
   if (window.fromEnd) candidates = candidates.reverse();
-  return connectionFrom(candidates.slice(0, window.size + 1), window, (r) => [r.index], (r) => r.item);
+  return connectionFrom(
+    candidates.slice(0, window.size + 1),
+    window,
+    (r) => encodeCursor([r.index]),
+    (r) => r.item,
+  );
 }

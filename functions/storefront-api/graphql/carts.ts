@@ -76,10 +76,17 @@ export async function viewOf(ctx: StoreContext, row: store.CartRow): Promise<Car
   };
 }
 
+/** each cart row of a request is priced once, however many aliases read it */
+const views = new WeakMap<store.CartRow, Promise<CartView>>();
+
+/** A cart as it is now (rule 7: null for an unknown token); the reads of one request share one query. */
 export async function readCartView(ctx: StoreContext, cartId: string): Promise<CartView | null> {
   const token = idOf(cartId, "Cart");
-  const row = token ? await store.readCart(ctx.sql, token) : undefined;
-  return row ? await viewOf(ctx, row) : null;
+  const row = token ? await ctx.loaders.cart.load(token) : null;
+  if (!row) return null;
+  let view = views.get(row);
+  if (!view) views.set(row, view = viewOf(ctx, row));
+  return await view;
 }
 
 const unknownCart = (): CartPayload => ({
@@ -109,6 +116,8 @@ async function mutate(
   const merchandise = await merchandiseOf(ctx, merchandiseIds);
   await ctx.catalog();
   let outcome: Outcome | undefined;
+  // a later read in the same request must see this change
+  ctx.loaders.cart.clear(token);
   const changed = await store.changeCart(ctx.sql, token, ctx.clock.now(), async (row, tx) => {
     const resolved = await variantsOnConnection(ctx, tx, row.lines);
     outcome = rule(store.stateOf(row), merchandise, (line) => resolved.get(lineKey(line)));
@@ -215,6 +224,7 @@ export async function unchanged(
 ) {
   const view = await readCartView(ctx, cartId);
   if (!view) return unknownCart();
-  if (extra.discountCodes) view.discountCodes = extra.discountCodes;
-  return { cart: view, userErrors: [], warnings: extra.warnings ?? [] };
+  // a copy: the view itself is shared by every read of this cart in the request
+  const cart = extra.discountCodes ? { ...view, discountCodes: extra.discountCodes } : view;
+  return { cart, userErrors: [], warnings: extra.warnings ?? [] };
 }

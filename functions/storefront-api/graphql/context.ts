@@ -17,7 +17,7 @@ import { splitVariantKey } from "../domain/ids.ts";
 import type { PageArgs, Window } from "../domain/paging.ts";
 import { type ShopInfo, shopInfo } from "../domain/shop.ts";
 import * as store from "../store.ts";
-import type { AssetRow, CatalogRow, CollectionRow, ProductSort } from "../store.ts";
+import type { AssetRow, CartRow, CatalogRow, CollectionRow, ProductSort } from "../store.ts";
 
 export interface StoreContext {
   sql: Sql;
@@ -53,6 +53,8 @@ export interface Loaders {
   collectionsOf: DataLoader<Product, CollectionRow[], string>;
   asset: DataLoader<string, AssetRow | null>;
   collectionProducts: DataLoader<CollectionProductsKey, CatalogRow[], string>;
+  /** carts by token: aliased cart(id) reads of one request cost one query */
+  cart: DataLoader<string, CartRow | null>;
 }
 
 export function createStoreContext(input: {
@@ -142,6 +144,10 @@ export function createStoreContext(input: {
         }));
         return keys.map((k) => answers.get(k) ?? []);
       }, { cacheKeyFn: (k) => JSON.stringify([k.names, k.sort, k.reverse, k.window]) }),
+      cart: new DataLoader(async (tokens) => {
+        const rows = firstBy(await store.readCarts(sql, [...tokens]), (r) => [r.id]);
+        return tokens.map((t) => rows.get(t) ?? null);
+      }),
     },
   };
   return ctx;

@@ -3,6 +3,7 @@
 // resolver is masked as INTERNAL_SERVER_ERROR and logged, never shown.
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import {
+  BREAK,
   type DocumentNode,
   execute,
   type ExecutionResult,
@@ -14,8 +15,10 @@ import {
   type OperationDefinitionNode,
   parse,
   validate,
+  visit,
 } from "graphql";
 import { StoreInputError } from "../domain/errors.ts";
+import { storableText, unstorablePath } from "../domain/input.ts";
 import { limitErrors, measure } from "./limits.ts";
 import { resolvers } from "./resolvers.ts";
 import { typeDefs } from "./schema.ts";
@@ -27,8 +30,14 @@ export function storefrontSchema(): GraphQLSchema {
   return built;
 }
 
-/** documents are parsed and validated once; the same query text (a client's fixed documents) reuses it */
-const documents = new Map<string, { document?: DocumentNode; errors?: readonly GraphQLError[] }>();
+/**
+ * documents are parsed and validated once; the same query text (a client's fixed documents) reuses it.
+ * `unstorable`: a string literal in it holds what Postgres cannot keep (domain/input.ts).
+ */
+const documents = new Map<
+  string,
+  { document?: DocumentNode; errors?: readonly GraphQLError[]; unstorable?: boolean }
+>();
 const DOCUMENT_CACHE = 500;
 /** a query document larger than this is refused before parsing */
 export const MAX_QUERY_BYTES = 100_000;
@@ -42,13 +51,25 @@ function prepared(schema: GraphQLSchema, query: string) {
     const errors = validate(schema, document);
     entry = errors.length
       ? { errors: errors.map((e) => withCode(e, "GRAPHQL_VALIDATION_FAILED")) }
-      : { document };
+      : { document, unstorable: hasUnstorableLiteral(document) };
   } catch (error) {
     entry = { errors: [withCode(error as GraphQLError, "GRAPHQL_PARSE_FAILED")] };
   }
   if (documents.size >= DOCUMENT_CACHE) documents.delete(documents.keys().next().value!);
   documents.set(query, entry);
   return entry;
+}
+
+function hasUnstorableLiteral(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    StringValue(node) {
+      if (storableText(node.value)) return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 function withCode(error: GraphQLError, code: string): GraphQLError {
@@ -151,6 +172,17 @@ export function prepare(request: GraphQLRequest):
       ? `Unknown operation named "${request.operationName}".`
       : "Must provide operation name if query contains multiple operations.";
     return { errors: [{ message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }] };
+  }
+  // refused before anything runs: such text would fail inside a query, never match, or be stored mangled
+  const unstorable = entry.unstorable ? "a string argument" : unstorablePath(request.variables ?? {})
+    ?.replace(/^\$/, "variables");
+  if (unstorable) {
+    return {
+      errors: [{
+        message: `The text of ${unstorable.slice(0, 200)} holds a NUL character or a lone surrogate.`,
+        extensions: { code: "BAD_USER_INPUT" },
+      }],
+    };
   }
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;

@@ -7,6 +7,11 @@
 // count zero. So the stock queries of the real clients (shopify-buy asks for 250 variants and 250 images
 // of each of 20 products in 20 collections) pass, while nesting lists inside lists to multiply work
 // (products > collections > products > ...) is refused, as are too many aliases of the same fields.
+//
+// Some fields cost more than the objects they answer: a mutation is a transaction holding a row lock and
+// a write (about a millisecond, a thousand objects' work), and a cart read prices every line of the cart
+// whatever the selection asks. They carry their own weight, and an operation runs at most MAX_MUTATIONS
+// mutation fields (aliases count), so no single request can do seconds of writes.
 import {
   type FieldNode,
   type FragmentDefinitionNode,
@@ -35,6 +40,14 @@ import { MAX_IMAGES, MAX_VARIANTS } from "../domain/catalog.ts";
 export const MAX_DEPTH = 15;
 /** about a second of work at most: resolving one object takes a few microseconds */
 export const MAX_COST = 250_000;
+/** mutation fields one operation may run (Shopify's clients send one; a bag sync a few) */
+export const MAX_MUTATIONS = 10;
+
+/** Fields that weigh more than one object (see above); a mutation field weighs MUTATION_WEIGHT. */
+const WEIGHTS: Record<string, number> = {
+  "QueryRoot.cart": CART_LIMITS.lines,
+};
+const MUTATION_WEIGHT = 1000;
 
 /** Items a list field can hold whatever is asked: the data's own bound (0 for lists always empty). */
 const CAPS: Record<string, number> = {
@@ -86,6 +99,8 @@ function introspectionCapsOf(schema: GraphQLSchema): Record<string, number> {
 export interface QueryMeasure {
   depth: number;
   cost: number;
+  /** mutation fields in the operation (each alias once) */
+  mutations: number;
 }
 
 /** Depth and cost of the operation that will run. */
@@ -97,9 +112,11 @@ export function measure(
 ): QueryMeasure {
   let depth = 0;
   let cost = 0;
+  let mutations = 0;
   const intro = introspectionCapsOf(schema);
-  const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
-  if (!root) return { depth, cost };
+  const mutationRoot = schema.getMutationType();
+  const root = operation.operation === "mutation" ? mutationRoot : schema.getQueryType();
+  if (!root) return { depth, cost, mutations };
 
   const count = (node: FieldNode, name: string): number | undefined => {
     const arg = node.arguments?.find((a) => a.name.value === name);
@@ -151,11 +168,15 @@ export function measure(
         : fieldOf(type, name);
       depth = Math.max(depth, level);
       if (!field) continue;
+      const key = `${type.name}.${name}`;
+      if (type === mutationRoot) {
+        mutations += 1;
+        cost += MUTATION_WEIGHT * multiplier;
+      } else if (WEIGHTS[key]) cost += WEIGHTS[key] * multiplier;
       const named = getNamedType(field.type);
       if (!isCompositeType(named) || !selection.selectionSet) continue;
       cost += multiplier;
       let inner = multiplier;
-      const key = `${type.name}.${name}`;
       if (named.name.endsWith("Connection")) {
         const size = Math.min(
           count(selection, "first") ?? count(selection, "last") ?? DEFAULT_PAGE,
@@ -171,7 +192,7 @@ export function measure(
     }
   };
   walk(operation.selectionSet, root, 1, 1, new Set());
-  return { depth, cost };
+  return { depth, cost, mutations };
 }
 
 function fieldOf(type: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
@@ -196,6 +217,16 @@ export function limitErrors(m: QueryMeasure): GraphQLError[] {
       new GraphQLError(`Query has complexity of ${m.cost}, which exceeds max complexity of ${MAX_COST}`, {
         extensions: { code: "MAX_COMPLEXITY_EXCEEDED", cost: m.cost, maxCost: MAX_COST },
       }),
+    );
+  }
+  if (m.mutations > MAX_MUTATIONS) {
+    errors.push(
+      new GraphQLError(
+        `The operation has ${m.mutations} mutation fields, which exceeds the maximum of ${MAX_MUTATIONS} per request; none of them ran.`,
+        {
+          extensions: { code: "MAX_MUTATIONS_EXCEEDED", mutations: m.mutations, maxMutations: MAX_MUTATIONS },
+        },
+      ),
     );
   }
   return errors;

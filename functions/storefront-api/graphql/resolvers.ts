@@ -14,8 +14,10 @@ import {
   connectionFrom,
   connectionOfList,
   type PageArgs,
+  type Window,
   windowOf,
 } from "../domain/paging.ts";
+import { keysetCursor, keysetReader, positionReader } from "../domain/cursor.ts";
 import { languageCode, POLICY_FIELDS } from "../domain/shop.ts";
 import * as carts from "./carts.ts";
 import type { CartView } from "./carts.ts";
@@ -115,14 +117,12 @@ function searchWord(query: unknown): string | undefined {
   return word || undefined;
 }
 
-const cursorValue = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
-
-async function productConnection(ctx: Ctx, rows: CatalogRow[], window: ReturnType<typeof windowOf>) {
+async function productConnection(ctx: Ctx, rows: CatalogRow[], window: Window, sort: ProductSort) {
   const products = new Map(await Promise.all(rows.map(async (r) => [r.id, await ctx.product(r)] as const)));
   return connectionFrom(
     rows,
     window,
-    (r) => [cursorValue(r.sort_value), r.handle],
+    (r) => keysetCursor(sort, r.sort_value, r.handle),
     (r) => productParent(products.get(r.id)!),
   );
 }
@@ -236,20 +236,21 @@ export const resolvers = {
     product: (_: unknown, args: Args, ctx: Ctx) => productOf(ctx, args),
     productByHandle: (_: unknown, args: Args, ctx: Ctx) => productOf(ctx, { handle: args.handle }),
     async products(_: unknown, args: Args, ctx: Ctx) {
-      const window = windowOf(args, 2);
+      const sort = PRODUCT_SORTS[args.sortKey] ?? "position";
+      const window = windowOf(args, keysetReader(sort));
       const rows = await store.productsPage(ctx.sql, {
-        sort: PRODUCT_SORTS[args.sortKey] ?? "position",
+        sort,
         reverse: Boolean(args.reverse),
         window,
         search: searchWord(args.query),
         ctx: sortContextOf(ctx.site),
       });
-      return productConnection(ctx, rows, window);
+      return productConnection(ctx, rows, window, sort);
     },
     async productRecommendations(_: unknown, args: Args, ctx: Ctx) {
       const found = await productOf(ctx, { id: args.productId, handle: args.productHandle });
       if (!found) return null;
-      const window = windowOf({ first: 10 }, 2);
+      const window = windowOf({ first: 10 }, keysetReader("position"));
       // other products of the same type, in the records' order
       const rows = await store.productsPage(ctx.sql, {
         sort: "position",
@@ -262,20 +263,21 @@ export const resolvers = {
       return Promise.all(rows.slice(0, 10).map(async (r) => productParent(await ctx.product(r))));
     },
     async productTags(_: unknown, args: Args, ctx: Ctx) {
-      const window = windowOf({ first: args.first }, 1);
+      const window = windowOf({ first: args.first }, positionReader);
       const tags = await store.catalogTags(ctx.sql, window.size);
       return connectionOfList(tags, { first: args.first });
     },
     async productTypes(_: unknown, args: Args, ctx: Ctx) {
-      windowOf({ first: args.first }, 1);
+      windowOf({ first: args.first }, positionReader);
       return connectionOfList(await store.catalogKinds(ctx.sql), { first: args.first });
     },
     collection: (_: unknown, args: Args, ctx: Ctx) => collectionOf(ctx, args),
     collectionByHandle: (_: unknown, args: Args, ctx: Ctx) => collectionOf(ctx, { handle: args.handle }),
     async collections(_: unknown, args: Args, ctx: Ctx) {
-      const window = windowOf(args, 2);
+      const sort = COLLECTION_SORTS[args.sortKey] ?? "position";
+      const window = windowOf(args, keysetReader(sort));
       const rows = await store.collectionsPage(ctx.sql, {
-        sort: COLLECTION_SORTS[args.sortKey] ?? "position",
+        sort,
         reverse: Boolean(args.reverse),
         window,
         search: searchWord(args.query),
@@ -284,7 +286,7 @@ export const resolvers = {
       const connection = connectionFrom(
         rows,
         window,
-        (r) => [cursorValue(r.sort_value), r.handle],
+        (r) => keysetCursor(sort, r.sort_value, r.handle),
         collectionParent,
       );
       return { ...connection, totalCount: null };
@@ -522,8 +524,8 @@ export const resolvers = {
     onlineStoreUrl: () => null,
     trackingParameters: () => null,
     async products(c: CollectionParent, args: Args, ctx: Ctx) {
-      const window = windowOf(args, 2);
       const sort = COLLECTION_PRODUCT_SORTS[args.sortKey] ?? "collection";
+      const window = windowOf(args, keysetReader(sort));
       const rows = await ctx.loaders.collectionProducts.load({
         names: c.row.names,
         sort,
@@ -531,7 +533,7 @@ export const resolvers = {
         window,
         args,
       });
-      return productConnection(ctx, rows, window);
+      return productConnection(ctx, rows, window, sort);
     },
     seo: (c: CollectionParent, _: Args, ctx: Ctx) => ({
       title: collectionText(c.row, "title", ctx) || c.row.handle,

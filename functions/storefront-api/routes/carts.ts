@@ -9,11 +9,12 @@ import { publicStoreContext } from "../graphql/context.ts";
 import { readCartView } from "../graphql/carts.ts";
 import { handoffOf } from "../domain/handoff.ts";
 import { gid } from "../domain/ids.ts";
+import { isCartToken } from "../domain/input.ts";
 
 export function handoffHandler(ctx: FunctionContext) {
   return async (c: Context<StoreEnv>) => {
     const token = c.req.param("token") ?? "";
-    if (!/^[0-9A-Za-z]{32}$/.test(token)) throw notFound("No cart has this address.");
+    if (!isCartToken(token)) throw notFound("No cart has this address.");
     const site = c.get("site");
     const store = publicStoreContext(ctx, site);
     const view = await readCartView(store, gid("Cart", token));

@@ -8,12 +8,12 @@ import { bearerToken } from "../../../shared/http.ts";
 import { PaymentError, PaymentSignatureError, providerFor } from "../../../shared/payments/mod.ts";
 import { personFromClaims, verifyPersonToken } from "../../../shared/people.ts";
 import type { StoreEnv } from "../access.ts";
-import { badRequest, json, jsonBody, StoreError } from "../envelope.ts";
+import { badRequest, bodyText, json, jsonBody, StoreError } from "../envelope.ts";
 import { publicStoreContext, variantOf } from "../graphql/context.ts";
 import {
-  bagLinesOf,
   checkBag,
   checkoutItems,
+  checkoutRequestOf,
   lineKey,
   orderLines,
   type ResolvedLine,
@@ -26,14 +26,9 @@ const STATUS: Record<string, number> = { SIGN_IN_REQUIRED: 401 };
 export function checkoutHandler(ctx: FunctionContext) {
   const provider = providerFor(ctx);
   return async (c: Context<StoreEnv>) => {
-    const body = await jsonBody(c.req.raw);
-    const lines = bagLinesOf(body);
-    if (!lines) {
-      throw badRequest("The body must be { lines: [ { sku, variant, quantity } ], country?, email? }.");
-    }
-    const country = typeof body.country === "string" ? body.country.toUpperCase() : null;
-    const email = typeof body.email === "string" && body.email.includes("@") ? body.email.trim() : null;
-    const cartToken = typeof body.cart === "string" && /^[0-9A-Za-z]{32}$/.test(body.cart) ? body.cart : null;
+    const request = checkoutRequestOf(await jsonBody(c.req.raw));
+    if ("problem" in request) throw badRequest(request.problem.message, request.problem.code);
+    const { lines, country, email, cart: cartToken } = request;
 
     // the buyer: a person JWT in Authorization, or a guest
     const bearer = bearerToken(c.req.raw);
@@ -116,7 +111,7 @@ export function checkoutHandler(ctx: FunctionContext) {
 export function paymentWebhookHandler(ctx: FunctionContext) {
   const provider = providerFor(ctx);
   return async (c: Context<StoreEnv>) => {
-    const payload = await c.req.text();
+    const payload = await bodyText(c.req.raw);
     let event;
     try {
       event = await provider.verifyEvent(payload, c.req.header("stripe-signature") ?? null);

@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import type { StoreEnv } from "../access.ts";
-import { badRequest, json, StoreError } from "../envelope.ts";
+import { badRequest, bodyText, json, MAX_BODY_BYTES, StoreError, tooLarge } from "../envelope.ts";
 import { createStoreContext } from "../graphql/context.ts";
 import { type GraphQLRequest, inContextOf, prepare, run } from "../graphql/execute.ts";
 import { requestLocales } from "../domain/shop.ts";
@@ -14,6 +14,7 @@ async function readRequest(c: Context<StoreEnv>): Promise<GraphQLRequest> {
     const query = c.req.query("query");
     if (!query) throw badRequest("A GraphQL request needs a query: ?query=...");
     const variables = c.req.query("variables");
+    if (query.length + (variables?.length ?? 0) > MAX_BODY_BYTES) throw tooLarge();
     let parsed: unknown;
     try {
       parsed = variables ? JSON.parse(variables) : undefined;
@@ -23,7 +24,7 @@ async function readRequest(c: Context<StoreEnv>): Promise<GraphQLRequest> {
     return checked({ query, variables: parsed, operationName: c.req.query("operationName") ?? undefined });
   }
   const type = c.req.header("content-type") ?? "";
-  const text = await c.req.text();
+  const text = await bodyText(c.req.raw);
   // Shopify also takes the bare query as application/graphql
   if (type.includes("application/graphql")) return checked({ query: text });
   let body: any;

@@ -8,8 +8,8 @@ import type { FunctionContext } from "../../../shared/context.ts";
 import { ensurePerson, mintPersonJwt } from "../../../shared/people.ts";
 import type { StoreEnv } from "../access.ts";
 import { badRequest, json, jsonBody, StoreError } from "../envelope.ts";
+import { isEmail } from "../domain/input.ts";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** a link's session lasts an hour, like Supabase's default access token */
 const LINK_LIFETIME_SECONDS = 3600;
 
@@ -20,7 +20,7 @@ export function signInHandler(
   return async (c: Context<StoreEnv>) => {
     const body = await jsonBody(c.req.raw);
     const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
-    if (!EMAIL.test(email) || email.length > 254) {
+    if (!isEmail(email)) {
       throw badRequest("A valid email address is needed.", "INVALID_EMAIL");
     }
     // only a path on this site: the link must not send anyone elsewhere

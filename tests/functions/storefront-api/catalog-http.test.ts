@@ -7,7 +7,7 @@ import postgres from "postgres";
 import type { Sql } from "../../../shared/db.ts";
 import { createStorefrontApp } from "../../../functions/storefront-api/app.ts";
 import { testDatabaseUrl } from "../../helpers/db.ts";
-import { data, host } from "./support.ts";
+import { data, gql, host } from "./support.ts";
 
 const DEMO_ORDER = ["field-guide", "letterpress-print", "night-garden", "mug", "poster", "tee"];
 
@@ -75,6 +75,146 @@ test("sortKey: TITLE, PRICE, CREATED_AT, UPDATED_AT, PRODUCT_TYPE, VENDOR; ID, R
   const a = (await data(page)).products;
   const b = (await data(page, { after: a.pageInfo.endCursor })).products;
   assert.deepEqual([...handles(a), ...handles(b)], (await by("PRICE")).map((n: any) => n.handle));
+});
+
+/**
+ * A test making many requests in a burst: each of its keys makes at most 50, far within the per-second
+ * limit, so neither it nor the tests after it are throttled.
+ */
+function burst() {
+  let key: string | undefined;
+  let used = 0;
+  return async (query: string, variables?: Record<string, unknown>) => {
+    if (!key || used++ >= 50) [key, used] = [await host.key("storefront"), 1];
+    return await gql(query, variables, { key });
+  };
+}
+const ask = burst();
+
+async function answer(query: string, variables?: Record<string, unknown>) {
+  const r = await ask(query, variables);
+  assert.equal(r.body.errors, undefined, JSON.stringify(r.body.errors));
+  return r.body.data;
+}
+
+/** The GraphQL errors of a query that must fail as the caller's fault, with nothing logged as a server fault. */
+async function inputErrorOf(query: string, variables: Record<string, unknown>): Promise<string> {
+  const logged: unknown[][] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => logged.push(args);
+  try {
+    const r = await ask(query, variables);
+    assert.equal(r.status, 200);
+    assert.deepEqual(logged, [], "no server fault is logged");
+    return r.body.errors?.[0]?.extensions?.code;
+  } finally {
+    console.error = error;
+  }
+}
+
+test("a cursor is read only under the sort that made it: a cursor of another sortKey, connection sort or a forged one is BAD_USER_INPUT (every sort key)", async () => {
+  const productSorts: Record<string, string> = {
+    TITLE: "title",
+    PRICE: "price",
+    CREATED_AT: "created",
+    UPDATED_AT: "updated",
+    PRODUCT_TYPE: "type",
+    VENDOR: "vendor",
+    ID: "position",
+    RELEVANCE: "position",
+    BEST_SELLING: "position",
+  };
+  const page = (sort: string) =>
+    `query($after: String) { products(first: 2, sortKey: ${sort}, after: $after) { nodes { handle } pageInfo { endCursor } } }`;
+  const cursors: Record<string, string> = {};
+  for (const sort of Object.keys(productSorts)) {
+    cursors[sort] = (await answer(page(sort))).products.pageInfo.endCursor;
+  }
+  for (const [made, cursor] of Object.entries(cursors)) {
+    for (const [used, order] of Object.entries(productSorts)) {
+      if (order === productSorts[made]) {
+        // the same order (ID, RELEVANCE and BEST_SELLING are one) continues where the first page stopped
+        const next = await answer(page(used), { after: cursor });
+        assert.equal(next.products.nodes.length, 2, `${made} -> ${used}`);
+      } else {
+        assert.equal(
+          await inputErrorOf(page(used), { after: cursor }),
+          "BAD_USER_INPUT",
+          `${made} -> ${used}`,
+        );
+      }
+    }
+  }
+
+  // a collection's products sort by the collection's own order by default, or by their own keys
+  const collectionSorts: Record<string, string> = {
+    COLLECTION_DEFAULT: "collection",
+    MANUAL: "collection",
+    RELEVANCE: "collection",
+    BEST_SELLING: "collection",
+    ID: "position",
+    TITLE: "title",
+    PRICE: "price",
+    CREATED: "created",
+  };
+  const inCollection = (sort: string) =>
+    `query($after: String) { collection(handle: "reading") { products(first: 1, sortKey: ${sort}, after: $after) {
+      nodes { handle } pageInfo { endCursor } } } }`;
+  for (const [sort, order] of Object.entries(collectionSorts)) {
+    const cursor = (await answer(inCollection(sort))).collection.products.pageInfo.endCursor;
+    assert.equal(
+      (await answer(inCollection(sort), { after: cursor })).collection.products.nodes.length,
+      1,
+      sort,
+    );
+    for (const [used, other] of Object.entries(productSorts)) {
+      if (other === order) continue;
+      assert.equal(
+        await inputErrorOf(page(used), { after: cursor }),
+        "BAD_USER_INPUT",
+        `collection ${sort} -> products ${used}`,
+      );
+    }
+    const products = (await answer(page("TITLE"))).products.pageInfo.endCursor;
+    if (order !== "title") {
+      assert.equal(
+        await inputErrorOf(inCollection(sort), { after: products }),
+        "BAD_USER_INPUT",
+        `TITLE -> ${sort}`,
+      );
+    }
+  }
+
+  // collections: ID and RELEVANCE, TITLE, UPDATED_AT
+  const collectionsPage = (sort: string) =>
+    `query($before: String) { collections(last: 1, sortKey: ${sort}, before: $before) { nodes { handle } pageInfo { startCursor } } }`;
+  const byTitle = (await answer(collectionsPage("TITLE"))).collections.pageInfo.startCursor;
+  assert.equal(await inputErrorOf(collectionsPage("UPDATED_AT"), { before: byTitle }), "BAD_USER_INPUT");
+  assert.equal(await inputErrorOf(collectionsPage("ID"), { before: byTitle }), "BAD_USER_INPUT");
+  assert.equal((await answer(collectionsPage("TITLE"), { before: byTitle })).collections.nodes.length, 1);
+
+  // forged cursors: our encoding, values SQL could not take
+  const forge = (parts: unknown[]) =>
+    btoa(JSON.stringify(parts)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+  for (
+    const [sort, parts] of [
+      ["PRICE", ["price", "cheap", "tee"]],
+      ["CREATED_AT", ["created", "not a time", "tee"]],
+      ["UPDATED_AT", ["updated", 12, "tee"]],
+      ["TITLE", ["title", "tee", null]],
+      ["TITLE", ["x", "y"]],
+    ] as [string, unknown[]][]
+  ) {
+    assert.equal(
+      await inputErrorOf(page(sort), { after: forge(parts) }),
+      "BAD_USER_INPUT",
+      JSON.stringify(parts),
+    );
+  }
+  assert.equal(
+    await inputErrorOf(inCollection("COLLECTION_DEFAULT"), { after: forge(["collection", "NaN", "tee"]) }),
+    "BAD_USER_INPUT",
+  );
 });
 
 test("query searches one word over title, description and tags; a title: prefix is dropped; no match is empty", async () => {

@@ -155,16 +155,99 @@ test("unknown or repeated formats are skipped; an offer without sku or price giv
       "softcover",
       "EUR",
     ),
-    [{ format: "hardcover", sku: "P-HARDCOVER", price: 500 }, {
-      format: "softcover",
-      sku: "P-SOFTCOVER",
-      price: 750,
+    // in the spec's Format order, whatever the record's; skus still follow the record's listing
+    [{ format: "softcover", sku: "P-SOFTCOVER", price: 750 }, {
+      format: "hardcover",
+      sku: "P-HARDCOVER",
+      price: 500,
     }],
   );
   assert.deepEqual(offerFormats({ price: 5 }, ["pdf"], "pdf", "EUR"), []);
   assert.deepEqual(offerFormats({ sku: "D", price: "free" }, ["pdf"], "pdf", "EUR"), []);
   assert.equal(map(record("book", "none", { title: "None" })), undefined);
   assert.equal(map(record("book", "none", { title: "None", offers: { unlock: { sku: "X" } } })), undefined);
+});
+
+test("Format values follow the spec's order (Read online, Softcover, Hardcover, Premium hardcover, PDF, EPUB) whatever the record lists", () => {
+  const p = map(record("book", "shuffled", {
+    title: "Shuffled",
+    offers: {
+      download: { sku: "SH-EPUB", price: 5, formats: ["epub", "pdf"] },
+      print: { sku: "SH-PREMIUM", price: 40, formats: ["premium", "hardcover", "softcover"] },
+      unlock: { sku: "SH-READ", price: 3 },
+    },
+  }))!;
+  assert.deepEqual(p.options[0].values, [
+    "Read online",
+    "Softcover",
+    "Hardcover",
+    "Premium hardcover",
+    "PDF",
+    "EPUB",
+  ]);
+  assert.deepEqual(p.variants.map((v) => v.key), [
+    "SH-READ",
+    "SH-PREMIUM-SOFTCOVER",
+    "SH-PREMIUM-HARDCOVER",
+    "SH-PREMIUM",
+    "SH-EPUB-PDF",
+    "SH-EPUB",
+  ]);
+});
+
+test("a print-only book's handle is <slug>-print from the record's slug field, else from its file name; with an unlock it is the file name", () => {
+  const printOnly = { print: { sku: "PO", price: 10 } };
+  assert.equal(
+    map(record("book", "file-name", { title: "P", slug: "the-slug", offers: printOnly }))!.handle,
+    "the-slug-print",
+  );
+  assert.equal(
+    map(record("book", "file-name", { title: "P", offers: printOnly }))!.handle,
+    "file-name-print",
+  );
+  assert.equal(
+    map(record("book", "file-name", { title: "P", slug: "  ", offers: printOnly }))!.handle,
+    "file-name-print",
+  );
+  const unlocked = map(record("book", "file-name", {
+    title: "U",
+    slug: "the-slug",
+    offers: { unlock: { sku: "U-R", price: 3 }, ...printOnly },
+  }))!;
+  assert.equal(unlocked.handle, "file-name");
+  assert.ok(
+    map(record("book", "file-name", { title: "P", slug: "the-slug", offers: printOnly }))!.names.includes(
+      "the-slug-print",
+    ),
+  );
+});
+
+test("choices that make the same id tail are one choice (the first listed): no two variants share an id", () => {
+  const good = map(
+    record("product", "shirt", { title: "S", sku: "SH", price: 5, sizes: ["M", "m", "A 3", "a-3", "L"] }),
+  )!;
+  assert.deepEqual(good.variants.map((v) => v.key), ["SH/m", "SH/a-3", "SH/l"]);
+  assert.deepEqual(good.options, [{ name: "Size", values: ["M", "A 3", "L"] }]);
+  const book = map(record("book", "b", {
+    title: "B",
+    offers: {
+      print: {
+        sku: "B",
+        price: 5,
+        formats: ["premium"],
+        contents: ["Standard", "standard", "Annotated"],
+        linen: { cloth: ["Navy", "NAVY", "Forest"], foil: ["Gold"] },
+      },
+    },
+  }))!;
+  const keys = book.variants.map((v) => v.key);
+  assert.equal(new Set(keys).size, keys.length);
+  assert.deepEqual(keys, [
+    "B/standard.navy.gold",
+    "B/standard.forest.gold",
+    "B/annotated.navy.gold",
+    "B/annotated.forest.gold",
+  ]);
 });
 
 test("a product never shows more variants than the cost limits count on", () => {
@@ -254,6 +337,16 @@ test("the database's catalog agrees with the mapping on awkward records too", as
         offers: { unlock: { sku: "", price: 4 }, download: { sku: "BU", price: 2 } },
       }],
       ["book", "not-object", { title: "N", offers: "soon" }],
+      ["book", "slugged", {
+        title: "S",
+        slug: "awkward-own-slug",
+        offers: { print: { sku: "SL-P", price: 8 } },
+      }],
+      ["book", "slugged-unlock", {
+        title: "S",
+        slug: "elsewhere",
+        offers: { unlock: { sku: "SL-U", price: 2 }, print: { sku: "SL-UP", price: 8 } },
+      }],
       ["book", "own-skus", {
         title: "O",
         offers: {
@@ -277,7 +370,14 @@ test("the database's catalog agrees with the mapping on awkward records too", as
     const [{ n }] = await tx<
       { n: number }[]
     >`select count(*)::int as n from public.storefront_catalog where handle like 'awkward-%'`;
-    assert.equal(n, 5, "string-price, only-download, mixed, bad-unlock and own-skus are products");
+    assert.equal(
+      n,
+      7,
+      "string-price, only-download, mixed, bad-unlock, own-skus and both slugged are products",
+    );
+    const [slugged] = await tx<{ handle: string }[]>`
+      select handle from public.storefront_catalog where entry_id = 'book.awkward-slugged'`;
+    assert.equal(slugged.handle, "awkward-own-slug-print", "the print-only handle comes from the slug field");
     await compareAll(tx);
   });
 });

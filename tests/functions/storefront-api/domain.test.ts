@@ -4,6 +4,20 @@ import { test } from "../../helpers/test.ts";
 import { decimalText, money } from "../../../functions/storefront-api/domain/money.ts";
 import { gid, idOf, parseGid, splitVariantKey } from "../../../functions/storefront-api/domain/ids.ts";
 import { connectionOfList, windowOf } from "../../../functions/storefront-api/domain/paging.ts";
+import {
+  encodeCursor,
+  keysetCursor,
+  keysetReader,
+  type KeysetSort,
+  positionReader,
+} from "../../../functions/storefront-api/domain/cursor.ts";
+import {
+  isCartToken,
+  isCountryCode,
+  isEmail,
+  storableText,
+  unstorablePath,
+} from "../../../functions/storefront-api/domain/input.ts";
 import { StoreInputError } from "../../../functions/storefront-api/domain/errors.ts";
 import { tailPart, type VariantKind } from "../../../functions/storefront-api/domain/catalog.ts";
 import {
@@ -52,15 +66,86 @@ test("gids: ours parse, others do not; a cart id drops Shopify's ?key= suffix; a
 });
 
 test("connection windows: first defaults to 20, 0 to 250 allowed, anything else and foreign cursors are input errors", () => {
-  assert.equal(windowOf({}, 2).size, 20);
-  assert.deepEqual([windowOf({ last: 3 }, 2).size, windowOf({ last: 3 }, 2).fromEnd], [3, true]);
+  const read = keysetReader("title");
+  assert.equal(windowOf({}, read).size, 20);
+  assert.deepEqual([windowOf({ last: 3 }, read).size, windowOf({ last: 3 }, read).fromEnd], [3, true]);
   for (
     const args of [{ first: 251 }, { first: -1 }, { last: 300 }, { first: 1.5 }, { after: "nope" }, {
       before: btoa("[1,2,3]"),
     }]
   ) {
-    assert.throws(() => windowOf(args, 2), StoreInputError, JSON.stringify(args));
+    assert.throws(() => windowOf(args, read), StoreInputError, JSON.stringify(args));
   }
+});
+
+test("a keyset cursor is read only under the sort it was made for, and only with a value of that sort's type", () => {
+  const at = new Date("2025-03-01T10:00:00.000Z");
+  const made: [KeysetSort, unknown][] = [
+    ["position", "records/products/tee.md"],
+    ["title", "sitewire tee"],
+    ["type", "good"],
+    ["vendor", "Ada Example"],
+    ["price", "25.00"],
+    ["created", at],
+    ["updated", at],
+    ["collection", 3],
+  ];
+  for (const [sort, value] of made) {
+    const cursor = keysetCursor(sort, value, "tee");
+    assert.deepEqual(keysetReader(sort)(cursor), [
+      value instanceof Date ? value.toISOString() : value,
+      "tee",
+    ]);
+    for (const [other] of made) {
+      if (other !== sort) {
+        assert.throws(() => keysetReader(other)(cursor), StoreInputError, `${sort} -> ${other}`);
+      }
+    }
+  }
+  // forged cursors with the right sort but a value SQL could not take, or text Postgres cannot hold
+  const forged: [KeysetSort, unknown[]][] = [
+    ["price", ["price", "cheap", "tee"]],
+    ["price", ["price", "1e400", "tee"]],
+    ["created", ["created", "yesterday", "tee"]],
+    ["updated", ["updated", "2025-02-30T99:00:00Z", "tee"]],
+    ["collection", ["collection", "NaN", "tee"]],
+    ["collection", ["collection", 1.5, "tee"]],
+    ["title", ["title", 42, "tee"]],
+    ["title", ["title", "a\u0000b", "tee"]],
+    ["position", ["position", "x", "a\u0000"]],
+    ["position", ["position", "x", 7]],
+    ["position", ["x", "y"]],
+  ];
+  for (const [sort, parts] of forged) {
+    assert.throws(() => keysetReader(sort)(encodeCursor(parts)), StoreInputError, JSON.stringify(parts));
+  }
+  assert.deepEqual(positionReader(encodeCursor([4])), [4]);
+  for (const parts of [[-1], ["4"], [1.5], [1, 2]]) {
+    assert.throws(() => positionReader(encodeCursor(parts)), StoreInputError, JSON.stringify(parts));
+  }
+});
+
+test("text Postgres cannot hold (NUL, a lone surrogate) is found anywhere in a JSON value; emails, countries and cart tokens have one rule each", () => {
+  assert.equal(storableText("plain ü ✓ 𝄞"), true);
+  assert.equal(storableText("a\u0000b"), false);
+  assert.equal(storableText("a\ud800b"), false);
+  assert.equal(unstorablePath({ lines: [{ sku: "A" }, { sku: "B\u0000" }] }), "$.lines[1].sku");
+  assert.equal(unstorablePath({ ["k\u0000"]: 1 }), "$");
+  assert.equal(unstorablePath([[["\udc00"]]]), "$[0][0][0]");
+  assert.equal(unstorablePath({ a: [1, null, true, "ok"], b: { c: "fine" } }), undefined);
+  for (const good of ["a@b.co", "first.last+tag@example.org"]) assert.equal(isEmail(good), true, good);
+  for (const bad of ["a\u0000b@c.de", "a@b", "a b@c.de", "a@b.c\u0007", "@b.co", `${"a".repeat(250)}@b.co`]) {
+    assert.equal(isEmail(bad), false, JSON.stringify(bad));
+  }
+  assert.deepEqual(["DE", "de", "DEU", "D1", "x\u0000"].map(isCountryCode), [
+    true,
+    false,
+    false,
+    false,
+    false,
+  ]);
+  assert.equal(isCartToken("a".repeat(32)), true);
+  assert.equal(isCartToken("%ZZ"), false);
 });
 
 test("a list in memory pages both ways, reversed too, and first with last keeps the last of the first", () => {

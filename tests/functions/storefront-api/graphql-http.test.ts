@@ -4,6 +4,11 @@
 import assert from "node:assert/strict";
 import { getIntrospectionQuery } from "graphql";
 import { test } from "../../helpers/test.ts";
+import postgres from "postgres";
+import type { Sql } from "../../../shared/db.ts";
+import { hashKey } from "../../../shared/keys.ts";
+import { createStorefrontApp } from "../../../functions/storefront-api/app.ts";
+import { testDatabaseUrl } from "../../helpers/db.ts";
 import { endpoint, gql, host, storefrontKey } from "./support.ts";
 
 const SHOP = "{ shop { name } }";
@@ -265,6 +270,114 @@ test("lists nested in lists to multiply work are refused with MAX_COMPLEXITY_EXC
   ).join(" ");
   const heavy = await gql(`{ ${introAliases} }`);
   assert.equal(heavy.body.errors[0].extensions.code, "MAX_COMPLEXITY_EXCEEDED");
+});
+
+/** The carts a key made (so tests running beside this one do not count). */
+async function cartsOf(key: string): Promise<number> {
+  const hash = await hashKey(key);
+  const [{ n }] = await host.ctx.sql<{ n: number }[]>`
+    select count(*)::int as n from public.storefront_carts c join public.api_keys k on k.id = c.key_id
+    where k.hash = ${hash}`;
+  return n;
+}
+
+test("an operation runs at most 10 mutation fields: aliased mutations beyond are refused (MAX_MUTATIONS_EXCEEDED) and none of them ran", async () => {
+  const key = await host.key("storefront");
+  const creates = (n: number) =>
+    `mutation { ${Array.from({ length: n }, (_, i) => `c${i}: cartCreate { cart { id } }`).join(" ")} }`;
+
+  const refused = await gql(creates(11), undefined, { key });
+  assert.equal(refused.status, 200);
+  assert.equal(refused.body.data, undefined);
+  assert.deepEqual(refused.body.errors.map((e: any) => e.extensions.code), ["MAX_MUTATIONS_EXCEEDED"]);
+  assert.equal(await cartsOf(key), 0, "no cart was made");
+
+  // a fragment on Mutation counts its fields too
+  const viaFragment = await gql(
+    `mutation { ...Make } fragment Make on Mutation { ${
+      Array.from({ length: 11 }, (_, i) => `f${i}: cartCreate { cart { id } }`).join(" ")
+    } }`,
+    undefined,
+    { key },
+  );
+  assert.equal(viaFragment.body.errors[0].extensions.code, "MAX_MUTATIONS_EXCEEDED");
+
+  // thousands of them weigh far over the cost limit as well
+  const flood = await gql(creates(2000), undefined, { key });
+  assert.deepEqual(flood.body.errors.map((e: any) => e.extensions.code).sort(), [
+    "MAX_COMPLEXITY_EXCEEDED",
+    "MAX_MUTATIONS_EXCEEDED",
+  ]);
+  assert.ok(
+    flood.body.errors.find((e: any) => e.extensions.code === "MAX_COMPLEXITY_EXCEEDED").extensions.cost >=
+      2000 * 1000,
+    "each mutation weighs like a thousand objects",
+  );
+  assert.equal(await cartsOf(key), 0, "still no cart");
+
+  const allowed = await gql(creates(10), undefined, { key });
+  assert.equal(allowed.body.errors, undefined, JSON.stringify(allowed.body.errors));
+  assert.equal(Object.keys(allowed.body.data).length, 10);
+  assert.equal(await cartsOf(key), 10);
+});
+
+test("aliased cartLinesAdd beyond the cap change nothing", async () => {
+  const cart = (await gql(`mutation { cartCreate { cart { id } } }`)).body.data.cartCreate.cart;
+  const adds = Array.from(
+    { length: 11 },
+    (_, i) => `a${i}: cartLinesAdd(cartId: $c, lines: $l) { cart { id } }`,
+  )
+    .join(" ");
+  const r = await gql(`mutation($c: ID!, $l: [CartLineInput!]!) { ${adds} }`, {
+    c: cart.id,
+    l: [{ merchandiseId: "gid://shopify/ProductVariant/MUG-01" }],
+  });
+  assert.equal(r.body.errors[0].extensions.code, "MAX_MUTATIONS_EXCEEDED");
+  const read = await gql(`query($id: ID!) { cart(id: $id) { totalQuantity } }`, { id: cart.id });
+  assert.equal(read.body.data.cart.totalQuantity, 0, "no line was added");
+});
+
+test("aliased cart(id) reads weigh what pricing a whole cart costs: many are refused before anything runs; those allowed share one query", async () => {
+  const cart = (await gql(
+    `mutation { cartCreate(input: { lines: [{ merchandiseId: "gid://shopify/ProductVariant/MUG-01" }] }) { cart { id } } }`,
+  ))
+    .body.data.cartCreate.cart;
+  const reads = (n: number) =>
+    `query($c: ID!) { ${
+      Array.from({ length: n }, (_, i) => `r${i}: cart(id: $c) { totalQuantity }`).join(" ")
+    } }`;
+  const refused = await gql(reads(1200), { c: cart.id });
+  assert.equal(refused.body.data, undefined);
+  assert.equal(refused.body.errors[0].extensions.code, "MAX_COMPLEXITY_EXCEEDED");
+
+  // the reads of one request are one query, however many aliases (the store app over a counting pool)
+  let statements = 0;
+  const sql = postgres(testDatabaseUrl(), {
+    max: 2,
+    debug: () => statements++,
+    onnotice: () => {},
+  }) as unknown as Sql;
+  const app = createStorefrontApp({ ...host.ctx, sql }, { forward: () => Promise.resolve(undefined) });
+  const count = async (n: number) => {
+    statements = 0;
+    const res = await app.request(`${host.baseUrl}/api/2024-10/graphql.json`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-shopify-storefront-access-token": storefrontKey },
+      body: JSON.stringify({ query: reads(n), variables: { c: cart.id } }),
+    });
+    const body = await res.json();
+    assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+    assert.equal(Object.values(body.data).filter((c: any) => c.totalQuantity === 1).length, n);
+    return statements;
+  };
+  try {
+    await count(1); // a new connection's first statements (type lookups) are not the query's
+    const one = await count(1);
+    const many = await count(200);
+    assert.equal(many, one, `1 read: ${one} statements, 200 reads: ${many}`);
+  } finally {
+    await sql.end();
+  }
 });
 
 test("a query document over 100 000 bytes is refused without parsing", async () => {
