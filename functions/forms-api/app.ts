@@ -24,6 +24,7 @@ import { formsErrorHandler, notFound } from "./envelope.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { formRoutes } from "./routes/forms.ts";
 import { insightRoutes } from "./routes/insights.ts";
+import { refuseNul } from "./request.ts";
 import { pageRoutes } from "./routes/page.ts";
 import { responseRoutes } from "./routes/responses.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -52,12 +53,18 @@ export function createFormsApp(ctx: FunctionContext): Hono<FormsEnv> {
   const page = new Hono<FormsEnv>({ strict: true });
   page.onError(formsErrorHandler);
   page.use("*", pageAccess(ctx));
+  page.use("*", refuseNul());
   page.route("/", pageRoutes(ctx));
+  // the page's own catch-all: an unknown /to address must not fall through to the keyed API
+  page.all("*", () => {
+    throw notFound("No such address of the form page.");
+  });
   app.route("/to", page);
 
   const api = new Hono<FormsEnv>({ strict: false });
   api.onError(formsErrorHandler);
   api.use("*", formsAccess(ctx));
+  api.use("*", refuseNul());
   api.route("/", accountRoutes(ctx));
   api.route("/forms/:id/responses", responseRoutes(ctx));
   api.route("/forms/:id/webhooks", webhookRoutes(ctx));

@@ -36,7 +36,7 @@ export interface ErrorDetail {
   code: string;
   description: string;
   field?: string;
-  in?: "body" | "query" | "path";
+  in?: "body" | "query" | "path" | "header";
 }
 
 export class FormsError extends Error {

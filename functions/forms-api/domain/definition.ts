@@ -13,6 +13,7 @@ import {
   parseCondition,
   printCondition,
 } from "../../../web/pages/form/logic.js";
+import { jsonProblem } from "./json.ts";
 
 export const FIELD_TYPES = [
   "short_text",
@@ -207,11 +208,15 @@ export function defaultChoiceRef(label: string, index: number, taken: Set<string
   return slug && REF_PATTERN.test(slug) && !taken.has(slug) ? slug : `choice-${index + 1}`;
 }
 
-/** Collapses nothing: single-line texts are trimmed; a choice label may not look like a picture. */
+/**
+ * A text, trimmed, with its line breaks written one way (\n): CR LF, CR and the line separator U+2028
+ * become \n and the paragraph separator U+2029 a blank line, so every break the document can write
+ * reads back as the same break.
+ */
 function text(value: unknown, path: (string | number)[], what: string, fallback = ""): string {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== "string") throw new DefinitionError("invalid", `${what} must be text`, path);
-  return value.trim();
+  return value.replace(/\r\n?|\u2028/g, "\n").replace(/\u2029/g, "\n\n").trim();
 }
 
 function bool(value: unknown, path: (string | number)[], what: string, fallback: boolean): boolean {
@@ -328,9 +333,24 @@ export function normalizeDefinition(input: unknown, id: string): FormCore {
   return core;
 }
 
+/** Settings are free-form beyond the known keys: each value is bounded before anything walks it. */
+export const MAX_SETTING_DEPTH = 32;
+export const MAX_SETTING_CHARS = 16_384;
+
 function normalizeSettings(value: unknown): Settings {
   if (value === undefined || value === null) return structuredClone(DEFAULT_SETTINGS);
   if (!isMap(value)) throw new DefinitionError("invalid", "settings must be an object", ["settings"]);
+  for (const [key, raw] of Object.entries(value)) {
+    const problem = jsonProblem(raw, MAX_SETTING_DEPTH);
+    if (problem) throw new DefinitionError("invalid", `settings.${key} ${problem.why}`, ["settings", key]);
+    if ((JSON.stringify(raw) ?? "").length > MAX_SETTING_CHARS) {
+      throw new DefinitionError(
+        "invalid",
+        `settings.${key} is longer than ${MAX_SETTING_CHARS} characters of JSON`,
+        ["settings", key],
+      );
+    }
+  }
   const out: Settings = structuredClone(DEFAULT_SETTINGS);
   for (const [key, raw] of Object.entries(withoutNulls(value) as Json)) {
     const path = ["settings", key];
@@ -841,6 +861,13 @@ function normalizeLogic(value: unknown, groups: Group[], endings: ThankYouScreen
     }
     if (typeof entry.ref !== "string") {
       throw new DefinitionError("invalid", "a logic entry names a field in ref", [...path, "ref"]);
+    }
+    if (entry.expression !== undefined && entry.expression !== null && typeof entry.expression !== "string") {
+      // left alone it would be ignored, and the action would hold always
+      throw new DefinitionError("invalid", "a logic entry's expression must be text (a condition)", [
+        ...path,
+        "expression",
+      ]);
     }
     const own = firstFieldOfGroup.has(entry.ref)
       ? groups.find((g) => g.ref === entry.ref)!.properties.fields.at(-1)!.ref

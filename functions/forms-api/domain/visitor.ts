@@ -23,7 +23,7 @@ const RESERVED =
 /**
  * Hidden fields: the page address's query parameters and hash pairs (`#name=value&...`, where the
  * embed SDK puts them), without the SDK's own parameters. When the form declares hidden fields only
- * those are kept. Values are cut at 1000 characters, at most 50 fields.
+ * those are kept. Values are cut at 1000 characters (NUL characters dropped), at most 50 fields.
  */
 export function hiddenFields(
   query: URLSearchParams,
@@ -32,10 +32,11 @@ export function hiddenFields(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   const take = (name: string, value: string) => {
-    if (!name || RESERVED.test(name) || name.length > 64) return;
+    if (!name || RESERVED.test(name) || name.length > 64 || name.includes("\0")) return;
     if (declared && !declared.includes(name)) return;
     if (Object.keys(out).length >= 50 && !(name in out)) return;
-    out[name] = value.slice(0, 1000);
+    // a NUL cannot be stored (Postgres' text): the rest of the value is kept
+    out[name] = value.replaceAll("\0", "").slice(0, 1000);
   };
   for (const [name, value] of query) take(name, value);
   for (const [name, value] of new URLSearchParams(hash.replace(/^#/, ""))) {

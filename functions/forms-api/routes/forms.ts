@@ -5,14 +5,14 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import fastJsonPatch from "fast-json-patch";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { readJsonBody } from "../../../shared/http.ts";
 import { defaultLocale } from "../../../shared/site.ts";
 import type { FormsEnv } from "../access.ts";
+import { readBody } from "../request.ts";
 import { FormsError, invalid, listBody, notFound } from "../envelope.ts";
 import { intArg } from "../domain/arguments.ts";
-import { FORM_ID_PATTERN, slugify } from "../domain/definition.ts";
+import { DefinitionError, FORM_ID_PATTERN, slugify } from "../domain/definition.ts";
 import { addresses, documentOf, listItem, servedDefinition } from "../domain/forms.ts";
-import { buildDocument } from "../domain/writes.ts";
+import { buildDocument, checkDefinitionSize } from "../domain/writes.ts";
 import {
   deleteFormEntry,
   formIdTaken,
@@ -36,14 +36,6 @@ export async function loadForm(ctx: FunctionContext, c: Context<FormsEnv>, id: s
   const record = await publishedForm(ctx.sql, locale, id);
   if (!record) throw notFound(`No form ${id}.`);
   return { record, doc: documentOf(record, locale), locale };
-}
-
-async function body(c: Context<FormsEnv>): Promise<unknown> {
-  try {
-    return await readJsonBody(c.req.raw);
-  } catch {
-    throw invalid("The body is not valid JSON.", "body", "body");
-  }
 }
 
 function refuseInGitMode(c: Context<FormsEnv>) {
@@ -116,8 +108,11 @@ export function formRoutes(ctx: FunctionContext) {
 
   app.post("/", async (c) => {
     refuseInGitMode(c);
-    const definition = await body(c);
+    const definition = await readBody(c.req.raw);
     const given = (definition as { id?: unknown } | null)?.id;
+    if (given !== undefined && given !== null && typeof given !== "string") {
+      throw invalid("id must be text: lower-case letters, digits and -", "id", "body");
+    }
     if (typeof given === "string" && given !== "") {
       if (!FORM_ID_PATTERN.test(given)) {
         throw invalid("id must be lower-case letters, digits and -, at most 100 characters", "id", "body");
@@ -148,23 +143,27 @@ export function formRoutes(ctx: FunctionContext) {
     if (!FORM_ID_PATTERN.test(id)) {
       throw invalid("A form id is lower-case letters, digits and -.", "id", "path");
     }
-    const outcome = await write(c, id, await body(c), "replace");
+    const outcome = await write(c, id, await readBody(c.req.raw), "replace");
     return c.json(await readBack(c, id), outcome === "created" ? 201 : 200);
   });
 
   app.patch("/:id", async (c) => {
     refuseInGitMode(c);
     const id = c.req.param("id");
-    const ops = await body(c);
+    const ops = await readBody(c.req.raw);
     const { record, doc } = await loadForm(ctx, c, id);
     if (!Array.isArray(ops)) {
       throw invalid("A PATCH body is a JSON Patch: a list of operations.", "body", "body");
     }
-    let patched: unknown;
+    let patched: unknown = structuredClone(servedDefinition(doc.core, record, at));
     try {
-      const current = structuredClone(servedDefinition(doc.core, record, at));
-      patched = fastJsonPatch.applyPatch(current, ops as fastJsonPatch.Operation[], true, true).newDocument;
+      // one operation at a time: a copy can double the definition, so its size is checked as it grows
+      for (const [index, op] of (ops as fastJsonPatch.Operation[]).entries()) {
+        patched = fastJsonPatch.applyOperation(patched, op, true, true, true, index).newDocument;
+        if (op?.op === "copy") checkDefinitionSize(patched);
+      }
     } catch (error) {
+      if (error instanceof DefinitionError) throw error;
       const name = (error as { name?: string }).name ?? "";
       const why = name === "TEST_OPERATION_FAILED"
         ? "a test operation failed"

@@ -11,7 +11,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { clientAddress, readJsonObject, readUpTo } from "../../../shared/http.ts";
+import { clientAddress, readUpTo } from "../../../shared/http.ts";
 import { hmacSha256, randomBase62, toHex } from "../../../shared/ids.ts";
 import { spaceId } from "../../../shared/site.ts";
 import { verifyAddress } from "../../../shared/storage.ts";
@@ -19,6 +19,7 @@ import { assetUrl } from "../../content/domain/shape.ts";
 import { FORM_ASSETS, formPageHtml, type PageAsset } from "../../../web/pages/form/page.ts";
 import { compile, score as scoreOf, walk } from "../../../web/pages/form/logic.js";
 import type { FormsEnv } from "../access.ts";
+import { readObject } from "../request.ts";
 import { FormsError, invalid, notFound } from "../envelope.ts";
 import { allFields, type FormCore } from "../domain/definition.ts";
 import { addresses, documentOf, servedDefinition } from "../domain/forms.ts";
@@ -62,7 +63,11 @@ export function pageRoutes(ctx: FunctionContext) {
   }
 
   function json(c: Context<FormsEnv>): Promise<Record<string, unknown>> {
-    return readJsonObject(c.req.raw, (message) => invalid(message, "body", "body"));
+    // a problem inside an answer is reported on its question, where the runner shows it
+    return readObject(
+      c.req.raw,
+      (path) => path[0] === "answers" && path.length > 1 ? String(path[1]) : path.join("."),
+    );
   }
 
   function openResponse(row: ResponseRow | undefined): ResponseRow {
@@ -232,10 +237,7 @@ export function pageRoutes(ctx: FunctionContext) {
     const bytes = declared > MAX_UPLOAD_BYTES ? undefined : await readUpTo(c.req.raw.body, MAX_UPLOAD_BYTES);
     if (!bytes) throw new FormsError("PAYLOAD_TOO_LARGE", "Files are at most 10 MB.");
     if (!bytes.byteLength) throw invalid("The file is empty.", ref, "body");
-    const rawName = decodeURIComponent(c.req.header("x-file-name") ?? "upload");
-    // a plain file name: no folders, no control characters
-    // deno-lint-ignore no-control-regex
-    const name = rawName.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "").slice(-120) || "upload";
+    const name = uploadName(c.req.header("x-file-name"));
     const contentType = (c.req.header("content-type") ?? "application/octet-stream").split(";")[0].trim()
       .slice(0, 100);
     const file: FileValue = {
@@ -315,6 +317,24 @@ export function pageRoutes(ctx: FunctionContext) {
   });
 
   return app;
+}
+
+/**
+ * The stored name of an upload from its X-File-Name header (percent-encoded, as the runner sends it): a
+ * plain file name, no folders, no control characters, never `.` or `..` (a storage address ending so
+ * would name the folder above); `upload` when nothing is left. A header that is not valid
+ * percent-encoding is VALIDATION_ERROR.
+ */
+export function uploadName(header: string | undefined): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(header ?? "");
+  } catch {
+    throw invalid("X-File-Name must be the file's name, percent-encoded (UTF-8).", "X-File-Name", "header");
+  }
+  // deno-lint-ignore no-control-regex
+  const name = decoded.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "").slice(-120).trim();
+  return name === "" || name === "." || name === ".." ? "upload" : name;
 }
 
 /** Applies the page's answers (ref → value, null clears) after checking each against its question. */

@@ -2,8 +2,8 @@
 // stored and never returned.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { readJsonBody } from "../../../shared/http.ts";
 import type { FormsEnv } from "../access.ts";
+import { readBody } from "../request.ts";
 import { invalid, notFound } from "../envelope.ts";
 import { TAG_PATTERN, webhookInput, webhookRecord } from "../domain/webhooks.ts";
 import { deleteWebhook, listWebhooks, upsertWebhook, webhookByTag } from "../store.ts";
@@ -35,12 +35,7 @@ export function webhookRoutes(ctx: FunctionContext) {
   app.put("/:tag", async (c) => {
     const id = c.req.param("id")!;
     const tag = tagOf(c.req.param("tag"));
-    let body: unknown;
-    try {
-      body = await readJsonBody(c.req.raw);
-    } catch {
-      throw invalid("The body is not valid JSON.", "body", "body");
-    }
+    const body = await readBody(c.req.raw);
     await loadForm(ctx, c, id);
     const existing = await webhookByTag(ctx.sql, id, tag);
     const input = webhookInput(body ?? {}, !existing);

@@ -6,6 +6,7 @@ import {
   DefinitionError,
   type FormCore,
   normalizeDefinition,
+  type Row,
 } from "../../../functions/forms-api/domain/definition.ts";
 import {
   DocumentError,
@@ -13,6 +14,7 @@ import {
   renderBody,
   renderDocument,
 } from "../../../functions/forms-api/domain/document.ts";
+import { actionCondition, printCondition } from "../../../web/pages/form/logic.js";
 import { generateDefinition, rng } from "./generate.ts";
 
 const DEMO = new URL("../../../demo-site/records/pages/forms/", import.meta.url);
@@ -113,8 +115,16 @@ test("the generated definitions cover every field type, every row op, or, always
         if (a.condition.op === "or") {
           for (const v of a.condition.vars as { op: string }[]) seen.add(`op:${v.op}`);
         }
+        const rows = a.condition.op === "or" ? a.condition.vars as Row[] : [a.condition];
+        for (const row of rows) {
+          const value = (row.vars?.[1] as { value?: unknown } | undefined)?.value;
+          if (typeof value === "string" && /[\n\r\u2028\u2029]/.test(value)) {
+            seen.add("constant with a line break");
+          }
+        }
       }
       if (l.expression) seen.add("expression");
+      if (l.expression && /\\[nr]|\\u202[89]/.test(l.expression)) seen.add("expression with a line break");
     }
     if (core.welcome_screens.length) seen.add("welcome");
     if (core.thankyou_screens.length > 1) seen.add("several endings");
@@ -148,6 +158,8 @@ test("the generated definitions cover every field type, every row op, or, always
       "op:or",
       "op:always",
       "expression",
+      "constant with a line break",
+      "expression with a line break",
       "welcome",
       "several endings",
     ]
@@ -452,4 +464,221 @@ test("line breaks and backslashes in single-line values survive as \\n and \\\\"
   const text = renderDocument({ core });
   assert.match(text, /^q text: Line one\\nC:\\\\new$/m);
   assert.deepEqual(parseDocument(text).core, core);
+});
+
+/** A form with two questions and one jump from a to b under `condition` (and `expression` beside it). */
+function withJump(condition: unknown, extra: Record<string, unknown> = {}) {
+  return {
+    title: "t",
+    fields: [{ ref: "a", title: "a", type: "short_text" }, { ref: "b", title: "b", type: "short_text" }],
+    logic: [{
+      type: "field",
+      ref: "a",
+      actions: [{ action: "jump", details: { to: { type: "field", value: "b" } }, condition }],
+      ...extra,
+    }],
+  };
+}
+
+test("condition constants keep their line breaks exactly: the document writes them as escapes on one line", () => {
+  const constants = [
+    "new\nline",
+    "cr\rx",
+    "crlf\r\nx",
+    "\u2028sep",
+    "a\u2029b",
+    "C:\\new",
+    "\\u2028 as text",
+    'say "hi"',
+  ];
+  for (const value of constants) {
+    const core = normalizeDefinition(
+      withJump({ op: "equal", vars: [{ type: "field", value: "a" }, { type: "constant", value }] }),
+      "t",
+    );
+    const text = renderDocument({ core });
+    const jump = text.split("\n").find((l) => l.startsWith("-> "))!;
+    assert.ok(!/[\r\u2028\u2029]/.test(jump), `${JSON.stringify(value)}: the jump line holds no raw break`);
+    const back = parseDocument(text).core;
+    assert.deepEqual(back, core, JSON.stringify(value));
+    assert.equal((back.logic[0].actions[0].condition.vars[1] as { value: string }).value, value);
+  }
+  assert.match(
+    renderDocument({
+      core: normalizeDefinition(
+        withJump({
+          op: "equal",
+          vars: [{ type: "field", value: "a" }, { type: "constant", value: "x\ny\u2028z" }],
+        }),
+        "t",
+      ),
+    }),
+    /^-> b if a = "x\\ny\\u2028z"$/m,
+  );
+});
+
+test("an expression with a quoted line break round-trips; a break between its words is space", () => {
+  const always = { op: "always", vars: [] };
+  const quoted = normalizeDefinition(withJump(always, { expression: 'a = "x\ny" and b = "p\u2029q"' }), "t");
+  assert.equal(quoted.logic[0].expression, 'a = "x\\ny" and b = "p\\u2029q"');
+  assert.deepEqual(parseDocument(renderDocument({ core: quoted })).core, quoted);
+  const spaced = normalizeDefinition(withJump(always, { expression: "a = 1\nand\r\nb = 2" }), "t");
+  assert.equal(spaced.logic[0].expression, "a = 1 and b = 2");
+});
+
+test("a logic entry's expression that is not text is refused at its path, never dropped", () => {
+  for (const expression of [5, true, { op: "and" }, ["a = 1"]]) {
+    const e = refusal(withJump({ op: "always", vars: [] }, { expression }));
+    assert.equal(e.kind, "invalid", JSON.stringify(expression));
+    assert.deepEqual(e.path, ["logic", 0, "expression"]);
+  }
+  const none = normalizeDefinition(withJump({ op: "always", vars: [] }, { expression: null }), "t");
+  assert.equal(none.logic[0].expression, undefined, "null is no expression");
+});
+
+test("free-form settings are bounded: deeper than 32 levels or past 16 384 characters is refused at settings.<key>", () => {
+  const nested = (depth: number, open: (inner: unknown) => unknown): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = open(value);
+    return value;
+  };
+  const ok = normalizeDefinition({ title: "t", settings: { custom_thing: nested(32, (v) => [v]) } }, "t");
+  assert.ok(ok.settings.custom_thing);
+  for (
+    const [what, value] of [
+      ["33 lists", nested(33, (v) => [v])],
+      ["2000 lists", nested(2000, (v) => [v])],
+      ["100 000 objects", nested(100_000, (v) => ({ a: v }))],
+      ["a long text", "x".repeat(16_385)],
+    ] as const
+  ) {
+    const e = refusal({ title: "t", settings: { custom_thing: value } });
+    assert.equal(e.kind, "invalid", what);
+    assert.deepEqual(e.path, ["settings", "custom_thing"], what);
+  }
+  const meta = refusal({ title: "t", settings: { meta: { deep: nested(40, (v) => [v]) } } });
+  assert.deepEqual(meta.path, ["settings", "meta"], "meta's own free-form keys are bounded too");
+});
+
+test("texts keep their line breaks in one form: CR LF, CR and U+2028 are \\n, U+2029 a blank line", () => {
+  const core = normalizeDefinition({
+    title: "t",
+    fields: [{
+      ref: "q",
+      title: "one\r\ntwo\rthree\u2028four\u2029five",
+      type: "short_text",
+      properties: { description: "a\r\nb" },
+    }],
+  }, "t");
+  const q = core.fields[0].properties.fields[0];
+  assert.equal(q.title, "one\ntwo\nthree\nfour\n\nfive");
+  assert.equal(q.properties.description, "a\nb");
+  assert.deepEqual(parseDocument(renderDocument({ core })).core, core);
+  for (const label of ["a\rb", "a\u2028b", "a\r\nb"]) {
+    const e = refusal({
+      title: "t",
+      fields: [{ ref: "c", title: "c", type: "dropdown", properties: { choices: [{ label }] } }],
+    });
+    assert.deepEqual(e.path, ["fields", 0, "properties", "choices", 0, "label"], JSON.stringify(label));
+  }
+});
+
+/** A text as the normalizer settles it: trimmed, its line breaks written as \n. */
+const settled = (text: string) => text.replace(/\r\n?|\u2028/g, "\n").replace(/\u2029/g, "\n\n").trim();
+
+/**
+ * Everything a generated (client-side) definition says, compared with its normalized core: a normalizer
+ * that dropped or changed a property would still round-trip core → document → core, so this compares
+ * with what was sent.
+ */
+function assertKeeps(raw: any, core: FormCore, seed: number) {
+  const at = (what: string) => `seed ${seed}: ${what}`;
+  assert.equal(core.title, settled(raw.title), at("title"));
+  assert.equal(core.type, raw.type, at("type"));
+  if (raw.hidden) assert.deepEqual(core.hidden, raw.hidden, at("hidden"));
+  if (raw.variables?.score) assert.equal(core.variables?.score, raw.variables.score, at("variables.score"));
+  for (const [key, value] of Object.entries(raw.settings ?? {})) {
+    if (key === "meta") {
+      const meta = value as { allow_indexing: boolean; description?: string };
+      assert.equal(
+        core.settings.meta.allow_indexing,
+        meta.allow_indexing,
+        at("settings.meta.allow_indexing"),
+      );
+      assert.equal(core.settings.meta.description, meta.description, at("settings.meta.description"));
+    } else assert.deepEqual(core.settings[key], value, at(`settings.${key}`));
+  }
+  const rawSlides = raw.fields.map((f: any) => f.type === "group" ? f : { properties: { fields: [f] } });
+  assert.equal(core.fields.length, rawSlides.length, at("slides"));
+  rawSlides.forEach((slide: any, i: number) => {
+    const group = core.fields[i];
+    if (slide.type === "group") {
+      assert.equal(group.title, settled(slide.title), at(`slide ${i} title`));
+      if (slide.ref) assert.equal(group.ref, slide.ref, at(`slide ${i} ref`));
+      for (const k of ["button_text", "show_button"]) {
+        const sent = slide.properties[k];
+        if (sent !== undefined) {
+          assert.equal((group.properties as any)[k], typeof sent === "string" ? settled(sent) : sent, at(k));
+        }
+      }
+    }
+    slide.properties.fields.forEach((f: any, j: number) => {
+      const field = group.properties.fields[j];
+      const where = `field ${f.ref ?? `${i}.${j}`}`;
+      assert.equal(field.type, f.type, at(`${where} type`));
+      if (f.ref) assert.equal(field.ref, f.ref, at(`${where} ref`));
+      assert.equal(field.title, settled(f.title), at(`${where} title`));
+      for (const [k, sent] of Object.entries(f.validations ?? {})) {
+        assert.deepEqual((field.validations as any)[k], sent, at(`${where} validations.${k}`));
+      }
+      for (const [k, sent] of Object.entries(f.properties) as [string, any][]) {
+        const kept = field.properties[k] as any;
+        if (k === "choices") {
+          assert.equal(kept.length, sent.length, at(`${where} choices`));
+          sent.forEach((c: any, n: number) => {
+            assert.equal(kept[n].label, settled(c.label), at(`${where} choice ${n} label`));
+            if (c.ref) assert.equal(kept[n].ref, c.ref, at(`${where} choice ${n} ref`));
+            assert.deepEqual(kept[n].attachment, c.attachment, at(`${where} choice ${n} attachment`));
+          });
+        } else if (k === "labels") {
+          for (const [side, label] of Object.entries(sent)) {
+            assert.equal(kept[side], settled(label as string), at(`${where} labels.${side}`));
+          }
+        } else if (typeof sent === "string") {
+          assert.equal(kept ?? "", settled(sent), at(`${where} ${k}`));
+        } else assert.deepEqual(kept, sent, at(`${where} ${k}`));
+      }
+    });
+  });
+  const screens = [
+    ...(raw.welcome_screens ?? []).map((w: any) => [w, core.welcome_screens[0]]),
+    ...(raw.thankyou_screens ?? []).map((t: any, i: number) => [t, core.thankyou_screens[i]]),
+  ];
+  for (const [sent, kept] of screens) {
+    assert.equal(kept.title, settled(sent.title), at("a screen's title"));
+    if (sent.ref) assert.equal(kept.ref, sent.ref, at("a screen's ref"));
+    for (const [k, value] of Object.entries(sent.properties)) {
+      assert.equal(kept.properties[k], typeof value === "string" ? settled(value) : value, at(`screen ${k}`));
+    }
+  }
+  // logic: every action, as what it does (a jump's target or a score's signed points) and when
+  const actions = (entries: any[]) =>
+    entries.flatMap((entry) =>
+      entry.actions.map((a: any) => {
+        const condition = actionCondition(entry, a);
+        const when = condition ? printCondition(condition) : "always";
+        const what = a.action === "jump"
+          ? `jump to ${a.details.to.type} ${a.details.to.value}`
+          : `score ${(a.action === "add" ? 1 : -1) * a.details.value.value}`;
+        return `${what} when ${when}`;
+      })
+    ).sort();
+  assert.deepEqual(actions(core.logic), actions(raw.logic), at("logic"));
+}
+
+test("normalizing keeps what the client sent: every property, screen and logic action of 400 generated definitions", () => {
+  for (let seed = 1; seed <= 400; seed++) {
+    const raw = generateDefinition(rng(seed));
+    assertKeeps(raw, normalizeDefinition(structuredClone(raw), `form-${seed}`), seed);
+  }
 });

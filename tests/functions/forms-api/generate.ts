@@ -1,6 +1,7 @@
 // Random form definitions for property-style tests: a seeded generator that covers every supported
 // question type and property, screens, logic (every row op, `or`, `always` with and without an
-// expression) and scoring, written the loose way clients send them (ids missing, groups or bare fields).
+// expression) and scoring, written the loose way clients send them (ids missing, groups or bare fields),
+// with texts and condition constants that hold every kind of line break, quotes and backslashes.
 import { printCondition, ROW_OPS as ROW_NAME } from "../../../web/pages/form/logic.js";
 import { FIELD_TYPES } from "../../../functions/forms-api/domain/definition.ts";
 
@@ -44,7 +45,12 @@ const WORDS = [
   ">",
   "->",
   "*",
+  "back\\nslash",
+  "\\u2028",
 ];
+
+/** Every way a client may break a line: the document writes each as an escape or as \n. */
+export const LINE_BREAKS = ["\n", "\r\n", "\r", "\u2028", "\u2029"];
 
 function words(r: R, min = 1, max = 4): string {
   return Array.from({ length: r.int(min, max) }, () => r.pick(WORDS)).join(" ");
@@ -52,7 +58,7 @@ function words(r: R, min = 1, max = 4): string {
 
 function line(r: R, allowBreaks = false): string {
   const text = words(r, 0, 5);
-  return allowBreaks && r.chance(0.2) ? `${text}\n${words(r)}` : text;
+  return allowBreaks && r.chance(0.2) ? `${text}${r.pick(LINE_BREAKS)}${words(r)}` : text;
 }
 
 let refCounter = 0;
@@ -64,10 +70,12 @@ const ROW_OPS = Object.keys(ROW_NAME) as (keyof typeof ROW_NAME)[];
 const ALL_OPS = [...ROW_OPS, ">=", "<=", "not contains"];
 
 function constant(r: R): string | number | boolean {
-  const k = r.int(0, 3);
+  const k = r.int(0, 4);
   if (k === 0) return r.int(-50, 50);
   if (k === 1) return r.int(0, 1000) / 8;
   if (k === 2) return r.chance(0.5);
+  // a constant is kept exactly as sent, line breaks and all
+  if (k === 3) return `${words(r, 1, 2)}${r.pick(LINE_BREAKS)}${words(r, 0, 1)}`;
   return words(r, 1, 2);
 }
 

@@ -524,3 +524,214 @@ test("a form with is_public false takes no new responses: the page says it is cl
   assert.equal(missing.status, 404);
   assert.match(await missing.text(), /does not exist/);
 });
+
+test("an upload's X-File-Name: bad percent-encoding is VALIDATION_ERROR; folders, dots and empty names become a safe name", async () => {
+  const slug = await makeForm(host, "upname", SURVEY);
+  const v = await visit(host, slug);
+  const upload = (name: string) =>
+    fetch(`${host.baseUrl}/to/${slug}/responses/${v.token}/files/doc`, {
+      method: "POST",
+      headers: { "x-file-name": name, "content-type": "text/plain", "x-forwarded-for": uniqueAddress() },
+      body: "bytes",
+    });
+  for (const bad of ["%E0%A4%A", "%", "a%zzb"]) {
+    const res = await upload(bad);
+    const body = await res.json();
+    assert.deepEqual(
+      [res.status, body.code, body.details[0].field],
+      [400, "VALIDATION_ERROR", "X-File-Name"],
+      bad,
+    );
+  }
+  const names: [string, string][] = [
+    [".", "upload"],
+    ["..", "upload"],
+    ["%2E%2E", "upload"],
+    ["a%2F..", "upload"],
+    ["", "upload"],
+    ["%20%20", "upload"],
+    ["..%5C..%5Cboot.ini", "boot.ini"],
+    ["dir%2Fnotes%0A.txt", "notes.txt"],
+    ["r%C3%A9sum%C3%A9.pdf", "résumé.pdf"],
+  ];
+  for (const [header, stored] of names) {
+    const res = await upload(header);
+    assert.equal(res.status, 201, header);
+    assert.equal((await res.json()).name, stored, header);
+    const [row] = await host.ctx.sql`select answers from public.form_responses where token = ${v.token}`;
+    assert.equal(row.answers.doc.value.name, stored);
+    assert.equal(
+      row.answers.doc.value.key,
+      `${slug}/${v.token}/doc/${stored}`,
+      "the storage key ends in the name",
+    );
+  }
+});
+
+test("since and until outside the years 1 to 9999, or on a day the calendar lacks, are VALIDATION_ERROR naming the argument", async () => {
+  const slug = await makeForm(host, "range", SURVEY);
+  await respond(host, slug, { name: "Somebody" });
+  for (
+    const [query, argument] of [
+      ["since=0000-01-01", "since"],
+      ["since=0000-01-01T00:00:00Z", "since"],
+      ["until=0000-12-31T23:59:59", "until"],
+      ["since=999999999999", "since"],
+      ["until=253402300800", "until"],
+      ["until=9999-12-31T23:59:59-05:00", "until"],
+      ["since=2024-02-30", "since"],
+      ["until=2023-02-29T10:00:00Z", "until"],
+    ]
+  ) {
+    const res = await api(`/forms/${slug}/responses?${query}`);
+    assert.equal(res.status, 400, query);
+    assert.equal(res.body.code, "VALIDATION_ERROR", query);
+    assert.deepEqual([res.body.details[0].field, res.body.details[0].in], [argument, "query"], query);
+  }
+  // the edges themselves are instants Postgres takes
+  for (
+    const [query, count] of [
+      ["since=0001-01-01", 1],
+      ["until=0001-01-01T00:00:00Z", 0],
+      ["until=9999-12-31T23:59:59Z", 1],
+      ["since=253402300799", 0],
+      ["until=2024-02-29", 0],
+    ] as const
+  ) {
+    const res = await api(`/forms/${slug}/responses?${query}`);
+    assert.equal(res.status, 200, query);
+    assert.equal(res.body.total_items, count, query);
+  }
+});
+
+test("a NUL character in an argument, an address or a body is refused in the envelope, never a 5xx", async () => {
+  const slug = await makeForm(host, "nul", SURVEY);
+  const { token } = await respond(host, slug, { name: "N" });
+  for (const argument of ["included_response_ids", "before", "after", "answered_fields", "fields", "query"]) {
+    const res = await api(`/forms/${slug}/responses?${argument}=a%00b`);
+    assert.deepEqual([res.status, res.body.code, res.body.details[0].field], [
+      400,
+      "VALIDATION_ERROR",
+      argument,
+    ]);
+  }
+  const search = await api(`/forms?search=%00`);
+  assert.deepEqual([search.status, search.body.details[0].field], [400, "search"]);
+  for (
+    const path of [
+      `/forms/%00`,
+      `/forms/${slug}%00/responses`,
+      `/insights/${slug}%00/summary`,
+      `/forms/${slug}/webhooks/a%00`,
+      `/forms/${slug}/responses/${token}%00/fields/doc/files/x`,
+    ]
+  ) {
+    const res = await api(path);
+    assert.deepEqual([res.status, res.body.code], [404, "NOT_FOUND"], path);
+  }
+  const page = await fetch(`${host.baseUrl}/to/${slug}%00`);
+  assert.equal(page.status, 404);
+  await page.body?.cancel();
+
+  const v = await visit(host, slug, { search: "?utm_source=a%00b&bad%00name=x" });
+  const [landed] = await host.ctx.sql`select hidden from public.form_responses where token = ${v.token}`;
+  assert.deepEqual(
+    landed.hidden,
+    { utm_source: "ab" },
+    "hidden values lose the NUL, names with one are dropped",
+  );
+  const answer = await v.patch({ answers: { name: "a\u0000b" } });
+  const refused = await answer.json();
+  assert.deepEqual([answer.status, refused.code, refused.details[0].field], [
+    400,
+    "VALIDATION_ERROR",
+    "name",
+  ]);
+  const slide = await v.patch({ slide: "x\u0000" });
+  assert.equal(slide.status, 400);
+  await slide.body?.cancel();
+  const submit = await v.submit({ name: "a\u0000" });
+  assert.equal((await submit.json()).details[0].field, "name");
+});
+
+test("addresses under /to that the page does not have are NOT_FOUND, not the keyed API's 401", async () => {
+  const slug = await makeForm(host, "nowhere", SURVEY);
+  for (
+    const [method, path] of [
+      ["GET", `/to/${slug}/responses`],
+      ["GET", `/to/${slug}/anything`],
+      ["GET", `/to/${slug}/responses/AAAAAAAAAAAAAAAAAAAAAAAA`],
+      ["DELETE", `/to/${slug}`],
+      ["PUT", `/to/${slug}/responses`],
+      ["GET", `/to/_/nothing-here.js`],
+      ["GET", `/form/${slug}/anything`],
+    ]
+  ) {
+    const res = await fetch(`${host.baseUrl}${path}`, {
+      method,
+      headers: { "x-forwarded-for": uniqueAddress() },
+    });
+    const body = await res.json();
+    assert.deepEqual([res.status, body.code], [404, "NOT_FOUND"], `${method} ${path}`);
+  }
+});
+
+test("before and after are Typeform's exclusive filters: before = older, after = newer, in whatever order is chosen", async () => {
+  const slug = await makeForm(host, "cursor", SURVEY);
+  // seven responses submitted a minute apart: tok1 oldest, tok7 newest
+  const tokens: string[] = [];
+  for (let i = 1; i <= 7; i++) {
+    const { token } = await respond(host, slug, { name: `P${i}` });
+    const at = new Date(Date.parse("2025-01-01T00:00:00Z") + i * 60_000);
+    await host.ctx.sql`update public.form_responses set landed_at = ${at}, submitted_at = ${at}, at = ${at}
+      where token = ${token}`;
+    tokens.push(token);
+  }
+  const [t1, t2, t3, t4, t5, t6, t7] = tokens;
+  const ids = async (query: string) =>
+    (await api(`/forms/${slug}/responses?${query}`)).body.items.map((i: { token: string }) => i.token);
+  // the default order is newest first: before pages on toward older ones, the cursor itself excluded
+  assert.deepEqual(await ids(`page_size=2&before=${t5}`), [t4, t3]);
+  // after, in that same order, is everything newer than the cursor from the newest down: a filter,
+  // not the page adjacent to the cursor (Typeform's meaning, reference/forms.md)
+  assert.deepEqual(await ids(`page_size=2&after=${t3}`), [t7, t6]);
+  assert.deepEqual(await ids(`after=${t3}`), [t7, t6, t5, t4]);
+  // oldest first: after pages on toward newer ones; before is everything older, from the oldest up
+  assert.deepEqual(await ids(`page_size=2&after=${t3}&sort=submitted_at,asc`), [t4, t5]);
+  assert.deepEqual(await ids(`page_size=2&before=${t5}&sort=submitted_at,asc`), [t1, t2]);
+  assert.deepEqual(await ids(`before=${t5}&sort=submitted_at,asc`), [t1, t2, t3, t4]);
+  assert.deepEqual(await ids(`after=${t7}`), [], "nothing is newer than the newest");
+  assert.deepEqual(await ids(`before=${t1}&sort=submitted_at,asc`), []);
+  // total_items counts every response the other arguments leave, cursor or not: the client's auto-pager
+  // keeps asking with before=<last> while what it holds is short of total_items
+  assert.equal((await api(`/forms/${slug}/responses?page_size=2&before=${t5}`)).body.total_items, 7);
+});
+
+test("the response list's page_size defaults to 25", async () => {
+  const slug = await makeForm(host, "size", SURVEY);
+  await host.ctx.sql`
+    insert into public.form_responses (token, form, landed_at, submitted_at, at, answers, search_text)
+    select ${slug} || 'tok' || i, ${slug}, now(), now(), now(), '{}'::jsonb, ''
+    from generate_series(1, 30) as i`;
+  const { body } = await api(`/forms/${slug}/responses`);
+  assert.deepEqual([body.items.length, body.total_items, body.page_count], [25, 30, 2]);
+});
+
+test("the page carries the form's settings: language, robots, description", async () => {
+  const plain = await makeForm(host, "html", SURVEY);
+  const html = await (await fetch(`${host.baseUrl}/to/${plain}`)).text();
+  assert.match(html, /<html lang="en">/);
+  assert.match(html, /<meta name="robots" content="noindex">/, "not indexed unless the form allows it");
+  assert.doesNotMatch(html, /<meta name="description"/);
+  assert.match(html, /<main id="form" class="form">/, "the page's content is not one live region");
+  assert.match(html, /<p id="form-status" class="visually-hidden" role="status" aria-live="polite"><\/p>/);
+
+  const open = await makeForm(host, "html", SURVEY, {
+    language: "de",
+    meta: { allow_indexing: true, description: 'Tell us <everything> & "more"' },
+  });
+  const page = await (await fetch(`${host.baseUrl}/to/${open}`)).text();
+  assert.match(page, /<html lang="de">/);
+  assert.doesNotMatch(page, /name="robots"/);
+  assert.match(page, /<meta name="description" content="Tell us &lt;everything&gt; &amp; &quot;more&quot;">/);
+});

@@ -30,6 +30,20 @@ const OP_BY_ROW = Object.fromEntries(Object.entries(ROW_OPS).map(([text, row]) =
 export class ConditionError extends Error {}
 
 const REF = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+// A condition sits on one line of the form document: inside a quoted value, line breaks (and the
+// Unicode line and paragraph separators, which end a line for the document's patterns) are written
+// as escapes; between tokens they are only space.
+const SPACE = " \t\n\r\u2028\u2029";
+/** @type {Record<string, string>} */
+const ESCAPE = {
+  "\\": "\\\\",
+  '"': '\\"',
+  "\n": "\\n",
+  "\r": "\\r",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
 const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
@@ -42,7 +56,7 @@ function tokenize(text) {
   let i = 0;
   while (i < text.length) {
     const c = text[i];
-    if (c === " " || c === "\t") {
+    if (SPACE.includes(c)) {
       i++;
       continue;
     }
@@ -57,10 +71,13 @@ function tokenize(text) {
       let closed = false;
       while (i < text.length) {
         const d = text[i];
-        if (d === "\\" && (text[i + 1] === '"' || text[i + 1] === "\\")) {
-          value += text[i + 1];
-          i += 2;
-          continue;
+        if (d === "\\") {
+          const escaped = unescapeAt(text, i);
+          if (escaped) {
+            value += escaped.value;
+            i += escaped.length;
+            continue;
+          }
         }
         if (d === '"') {
           closed = true;
@@ -86,12 +103,31 @@ function tokenize(text) {
       continue;
     }
     let j = i;
-    while (j < text.length && !' \t()"=!<>'.includes(text[j])) j++;
+    while (j < text.length && !SPACE.includes(text[j]) && !'()"=!<>'.includes(text[j])) j++;
     if (j === i) throw new ConditionError(`unexpected ${JSON.stringify(c)}`);
     out.push({ t: "word", v: text.slice(i, j) });
     i = j;
   }
   return out;
+}
+
+/**
+ * The escape starting at `text[i]` (a backslash) inside a quoted value: \\, \", \n, \r, \u2028 or
+ * \u2029. Any other backslash is itself.
+ * @param {string} text
+ * @param {number} i
+ * @returns {{ value: string, length: number } | undefined}
+ */
+function unescapeAt(text, i) {
+  const next = text[i + 1];
+  if (next === '"' || next === "\\") return { value: next, length: 2 };
+  if (next === "n") return { value: "\n", length: 2 };
+  if (next === "r") return { value: "\r", length: 2 };
+  const code = next === "u" ? text.slice(i + 2, i + 6) : "";
+  if (code === "2028" || code === "2029") {
+    return { value: String.fromCharCode(parseInt(code, 16)), length: 6 };
+  }
+  return undefined;
 }
 
 /** @param {string} word */
@@ -220,7 +256,7 @@ export function parseCondition(text, options = {}) {
 /** @param {string | number | boolean} value */
 export function printValue(value) {
   if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  return `"${value.replace(/[\\"\n\r\u2028\u2029]/g, (c) => ESCAPE[c])}"`;
 }
 
 /**

@@ -65,13 +65,14 @@ ${settings?.meta?.allow_indexing ? "" : '<meta name="robots" content="noindex">\
   }<link rel="stylesheet" href="_/style.css">
 </head>
 <body>
-<main id="form" class="form" aria-live="polite">
+<main id="form" class="form">
 ${
     page.notice
       ? `<section class="slide"><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.notice)}</p></section>`
       : `<noscript><p>This form needs JavaScript.</p></noscript>`
   }
 </main>
+<p id="form-status" class="visually-hidden" role="status" aria-live="polite"></p>
 ${
     page.notice
       ? ""

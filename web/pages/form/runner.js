@@ -471,7 +471,21 @@ function showError(ref, message) {
   if (!node) return;
   node.textContent = message;
   node.hidden = !message;
+  // the controls the message describes are the ones marked invalid
+  const controls = root.querySelectorAll(`[aria-describedby~="${CSS.escape(node.id)}"]`);
+  for (const control of controls) {
+    if (message) control.setAttribute("aria-invalid", "true");
+    else control.removeAttribute("aria-invalid");
+  }
   reportHeight();
+}
+
+// Screen readers hear where the visitor is through one small status region, not the whole page
+// (each slide replaces the page's content; announcing all of it would repeat every question, and the
+// slide's first control takes the focus anyway).
+const statusRegion = document.getElementById("form-status");
+function announce(text) {
+  if (statusRegion) statusRegion.textContent = text;
 }
 
 // ---------------------------------------------------------------- slides
@@ -581,6 +595,7 @@ function showSlide(index, forward) {
     ),
   );
   render(form);
+  announce(`Slide ${index + 1} of ${def.fields.length}`);
   post("form-screen-changed", { ref: currentRef() });
   // the slide was reached: insights count its views and dropoffs
   landing.then(() => send("", { slide: group.ref })).catch(() => {});
@@ -679,6 +694,7 @@ function showEnding(result) {
       button,
     ),
   );
+  announce("Your answers have been sent.");
   post("form-screen-changed", { ref: ending.ref });
 }
 
