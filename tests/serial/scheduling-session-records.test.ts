@@ -1,0 +1,241 @@
+// Event types the demo site does not have, through the API: session records written for the test (the
+// catalogue stamp makes them types at once) and removed after it. Paid types a checkout must refuse,
+// a mandatory round-robin host, assignAllTeamMembers, a range booking window, a time-based confirmation
+// policy, and count limits per month and year. Serial: the records change every caller's catalogue.
+// These tests take the weeks from 2031-01-06 + 128..136 and 160.
+import assert from "node:assert/strict";
+import { test } from "../helpers/test.ts";
+import {
+  addDays,
+  assertError,
+  call,
+  guestBooking,
+  host,
+  monday,
+  person,
+} from "../functions/scheduling-api/support.ts";
+
+const key = await host.key("scheduling");
+const at = (week: number, day: number, utc: string) => `${addDays(monday(week), day)}T${utc}:00.000Z`;
+const HOSTS = {
+  ada: "ada@demo.sitewire.dev",
+  grace: "grace@demo.sitewire.dev",
+  linus: "linus@demo.sitewire.dev",
+};
+
+type SessionRecord = { slug: string; price?: number; host?: string; location?: string; options?: unknown };
+
+/** Publishes session records for the body's time, then removes them. */
+async function withSessions(records: SessionRecord[], body: () => Promise<void>) {
+  const sql = host.ctx.sql;
+  const tag = crypto.randomUUID().slice(0, 6);
+  for (const r of records) {
+    const fields: { [field: string]: { "en-US": unknown } } = {
+      title: { "en-US": `Test ${r.slug}` },
+      slug: { "en-US": r.slug },
+      lengths: { "en-US": ["30"] },
+      price: { "en-US": r.price ?? 0 },
+      currency: { "en-US": "EUR" },
+      location: { "en-US": r.location ?? "video" },
+    };
+    if (r.host) fields.host = { "en-US": r.host };
+    if (r.options) fields.options = { "en-US": r.options };
+    await sql`insert into public.content_entries (stage, id, model_id, path, fields)
+              values ('published', ${`session.${r.slug}`}, 'session', ${`records/sessions/${r.slug}-${tag}.md`},
+                      ${sql.json(fields as never)})`;
+  }
+  try {
+    await body();
+  } finally {
+    for (const r of records) {
+      await sql`delete from public.content_entries where stage = 'published' and id = ${`session.${r.slug}`}`;
+    }
+  }
+}
+
+const sessionsOf = async (email: string) =>
+  (await host.ctx.sql<{ n: number }[]>`
+    select count(*)::int as n from public.payment_sessions where customer_email = ${email}`)[0].n;
+
+test("checkout of paid types: no host 503, a phone session without a number 400, an excluded plan 403", async () => {
+  await withSessions([
+    { slug: "t-paid-open", price: 40 },
+    { slug: "t-paid-phone", price: 40, host: "grace", location: "phone" },
+    { slug: "t-paid-supporters", price: 40, host: "ada", options: { requires: "supporter" } },
+  ], async () => {
+    const checkout = (slug: string, start: string, attendee: Record<string, unknown>) =>
+      call("POST", `${host.baseUrl}/book/${slug}/checkout`, null, {
+        start,
+        attendee: { name: "Buyer", timeZone: "UTC", ...attendee },
+      });
+    const email = `paid-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    assertError(await checkout("t-paid-open", at(128, 1, "13:00"), { email }), 503, "SERVICE_UNAVAILABLE");
+    assertError(await checkout("t-paid-phone", at(128, 1, "13:00"), { email }), 400, "BAD_REQUEST");
+    const member = await person("member");
+    assertError(
+      await checkout("t-paid-supporters", at(128, 1, "07:00"), { email: member.email }),
+      403,
+      "FORBIDDEN",
+      "not-included",
+    );
+    assertError(
+      await checkout("t-paid-supporters", at(128, 1, "07:00"), { email }),
+      403,
+      "FORBIDDEN",
+      "guest",
+    );
+    assert.equal(
+      await sessionsOf(email) + await sessionsOf(member.email),
+      0,
+      "nothing was put up for payment",
+    );
+    const phoned = await checkout("t-paid-phone", at(128, 1, "13:00"), {
+      email,
+      phoneNumber: "+1 212 555 0100",
+    });
+    assert.equal(phoned.status, 201, JSON.stringify(phoned.body));
+  });
+});
+
+test("a mandatory host is in every round-robin booking; assignAllTeamMembers makes every host a host", async () => {
+  await withSessions([
+    {
+      slug: "t-rr-mandatory",
+      options: {
+        schedulingType: "roundRobin",
+        hosts: [{ user: "linus", mandatory: true }, { user: "ada", priority: "high" }, {
+          user: "grace",
+          priority: "low",
+        }],
+      },
+    },
+    { slug: "t-all-hands", options: { schedulingType: "collective", assignAllTeamMembers: true } },
+  ], async () => {
+    const type = (await call("GET", "/event-types/t-rr-mandatory", key)).body.data;
+    assert.deepEqual(type.hosts.map((h: any) => [h.name, h.mandatory]), [
+      ["Linus Example", true],
+      ["Ada Example", false],
+      ["Grace Example", false],
+    ]);
+    // 13:00Z: Linus 14:00 London, Ada 15:00 Berlin, Grace 09:00 New York, all free
+    const first = await call("POST", "/bookings", key, guestBooking("t-rr-mandatory", at(129, 1, "13:00")));
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    assert.deepEqual(first.body.data.hosts.map((h: any) => h.email), [HOSTS.linus, HOSTS.ada]);
+    // Grace is still free, but the mandatory host is not
+    assertError(
+      await call("POST", "/bookings", key, guestBooking("t-rr-mandatory", at(129, 1, "13:00"))),
+      409,
+      "CONFLICT",
+      "taken",
+    );
+
+    const all = (await call("GET", "/event-types/t-all-hands", key)).body.data;
+    assert.equal(all.assignAllTeamMembers, true);
+    assert.deepEqual(all.hosts.map((h: any) => h.name).sort(), [
+      "Ada Example",
+      "Grace Example",
+      "Linus Example",
+    ]);
+    const together = await call("POST", "/bookings", key, guestBooking("t-all-hands", at(129, 2, "13:00")));
+    assert.equal(together.status, 201, JSON.stringify(together.body));
+    assert.deepEqual(together.body.data.hosts.map((h: any) => h.email).sort(), [
+      HOSTS.ada,
+      HOSTS.grace,
+      HOSTS.linus,
+    ]);
+  });
+});
+
+test("a range booking window: times only between its dates; a booking outside it is 400", async () => {
+  const from = addDays(monday(130), 1), to = addDays(monday(130), 2);
+  await withSessions([
+    { slug: "t-window", host: "ada", options: { bookingWindow: { type: "range", value: [from, to] } } },
+  ], async () => {
+    const slots = await call(
+      "GET",
+      `/slots?eventTypeSlug=t-window&start=${monday(130)}&end=${addDays(monday(130), 4)}`,
+      key,
+    );
+    assert.equal(slots.status, 200, JSON.stringify(slots.body));
+    assert.deepEqual(Object.keys(slots.body.data).sort(), [from, to]);
+    assertError(
+      await call("POST", "/bookings", key, guestBooking("t-window", at(130, 3, "07:00"))),
+      400,
+      "BAD_REQUEST",
+    );
+    assert.equal(
+      (await call("POST", "/bookings", key, guestBooking("t-window", at(130, 2, "07:00")))).status,
+      201,
+    );
+  });
+});
+
+test("confirmationPolicy time: a booking inside the threshold waits for its host; beyond it, accepted", async () => {
+  await withSessions([
+    {
+      slug: "t-confirm-far",
+      host: "ada",
+      options: { confirmationPolicy: { type: "time", noticeThreshold: { unit: "hours", count: 1_000_000 } } },
+    },
+    {
+      slug: "t-confirm-near",
+      host: "ada",
+      options: { confirmationPolicy: { type: "time", noticeThreshold: { unit: "minutes", count: 60 } } },
+    },
+  ], async () => {
+    const type = (await call("GET", "/event-types/t-confirm-far", key)).body.data;
+    assert.deepEqual(type.confirmationPolicy, {
+      type: "time",
+      noticeThreshold: { unit: "hours", count: 1_000_000 },
+    });
+    assert.equal(type.requiresConfirmation, true);
+    const within = await call("POST", "/bookings", key, guestBooking("t-confirm-far", at(131, 1, "07:00")));
+    assert.equal(within.body.data.status, "pending", JSON.stringify(within.body));
+    assert.equal(within.body.data.meetingUrl, null);
+    const beyond = await call("POST", "/bookings", key, guestBooking("t-confirm-near", at(131, 1, "08:00")));
+    assert.equal(beyond.body.data.status, "accepted", JSON.stringify(beyond.body));
+  });
+});
+
+test("count limits per month and per year: the month's or year's last booking closes it; the next opens", async () => {
+  await withSessions([
+    { slug: "t-limit-month", host: "ada", options: { limits: { month: 1 } } },
+    { slug: "t-limit-year", host: "ada", options: { limits: { year: 2 } } },
+  ], async () => {
+    // the month: July 2033 (weeks 132..133), then August (week 136)
+    assert.equal(
+      (await call("POST", "/bookings", key, guestBooking("t-limit-month", at(132, 1, "07:00")))).status,
+      201,
+    );
+    const july = await call(
+      "GET",
+      `/slots?eventTypeSlug=t-limit-month&start=${monday(133)}&end=${addDays(monday(133), 4)}`,
+      key,
+    );
+    assert.deepEqual(july.body.data, {}, "no time left in the month");
+    assertError(
+      await call("POST", "/bookings", key, guestBooking("t-limit-month", at(133, 1, "07:00"))),
+      409,
+      "CONFLICT",
+      "taken",
+    );
+    assert.equal(
+      (await call("POST", "/bookings", key, guestBooking("t-limit-month", at(136, 1, "07:00")))).status,
+      201,
+    );
+    // the year: two in 2033, the third refused; 2034 opens again
+    for (const start of [at(132, 2, "07:00"), at(134, 2, "07:00")]) {
+      assert.equal((await call("POST", "/bookings", key, guestBooking("t-limit-year", start))).status, 201);
+    }
+    assertError(
+      await call("POST", "/bookings", key, guestBooking("t-limit-year", at(135, 2, "07:00"))),
+      409,
+      "CONFLICT",
+      "taken",
+    );
+    assert.equal(
+      (await call("POST", "/bookings", key, guestBooking("t-limit-year", at(160, 2, "09:00")))).status,
+      201,
+    );
+  });
+});
