@@ -1,6 +1,6 @@
 // Scheduling webhooks: CRUD (key only; 405 for people), delivery through the outbox to a loopback
 // receiver that verifies X-Cal-Signature-256, the eventTypeId filter, payload templates, lastError
-// and retries, and the intake route's re-emission.
+// and retries, and the intake route's re-emission. These tests take the weeks from 2031-01-06 + 40..46.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
@@ -9,7 +9,7 @@ import { INTAKE_SECRET } from "../../../functions/scheduling-api/routes/intake.t
 import { createDispatcher } from "../../../shared/webhooks/dispatcher.ts";
 import { webhookAdapters } from "../../../shared/webhooks/adapters.ts";
 import { hmacSha256Hex } from "../../../shared/webhooks/sign.ts";
-import { addDays, assertError, call, guestBooking, host, monday, person } from "./support.ts";
+import { addDays, assertError, call, guestBooking, host, hostPerson, monday, person } from "./support.ts";
 
 const key = await host.key("scheduling");
 const at = (week: number, day: number, utc: string) => `${addDays(monday(week), day)}T${utc}:00.000Z`;
@@ -34,8 +34,16 @@ const dispatcher = createDispatcher({
 async function deliverAll() {
   for (let i = 0; i < 5; i++) if ((await dispatcher.runOnce()).claimed === 0) break;
 }
+// a JSON body's members, or a form-encoded body's fields (a payload template that is not JSON)
+const bodyOf = (body: string): any => {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return Object.fromEntries(new URLSearchParams(body));
+  }
+};
 const payloadsFor = (uid: string) =>
-  received.map((r) => ({ ...r, json: JSON.parse(r.body) })).filter((r) =>
+  received.map((r) => ({ ...r, json: bodyOf(r.body) })).filter((r) =>
     r.json.payload?.uid === uid || r.json.uid === uid
   );
 
@@ -310,6 +318,83 @@ test("the one dispatcher task dev runs (every API's adapter, shared/webhooks/ada
     const got = payloadsFor(b.body.data.uid);
     assert.equal(got.length, 1);
     assert.equal(got[0].headers.get("x-cal-signature-256"), await hmacSha256Hex("all-in-one", got[0].body));
+  } finally {
+    await call("DELETE", `/webhooks/${hook.id}`, key);
+  }
+});
+
+test("a pending booking sends BOOKING_CREATED when its host confirms it, BOOKING_REJECTED when declined", async () => {
+  const hook = (await call("POST", "/webhooks", key, {
+    subscriberUrl: receiver,
+    triggers: ["BOOKING_CREATED", "BOOKING_REJECTED"],
+    eventTypeId: fnv31("deep-dive"),
+    secret: "decide",
+  })).body.data;
+  try {
+    // deep-dive is paid and needs confirmation: two credits, as two paid checkouts would leave
+    const email = `decide-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    for (let i = 0; i < 2; i++) {
+      await host.ctx
+        .sql`insert into public.scheduling_payments (session_id, status, event_type_slug, attendee_email)
+                         values (${`cs_test_${crypto.randomUUID()}`}, 'unavailable', 'deep-dive', ${email})`;
+    }
+    const book = async (start: string) =>
+      (await call("POST", "/bookings", key, {
+        ...guestBooking("deep-dive", start),
+        attendee: { name: "Decide", email, timeZone: "UTC" },
+      })).body.data;
+    const confirmed = await book(at(45, 1, "15:00"));
+    const declined = await book(at(45, 2, "15:00"));
+    assert.equal(confirmed.status, "pending");
+    await deliverAll();
+    assert.deepEqual(payloadsFor(confirmed.uid), [], "nothing is made while the host has not decided");
+
+    const grace = await hostPerson("grace");
+    assert.equal((await call("POST", `/bookings/${confirmed.uid}/confirm`, grace.jwt)).status, 200);
+    assert.equal(
+      (await call("POST", `/bookings/${declined.uid}/decline`, key, { reason: "Fully booked" })).status,
+      200,
+    );
+    await deliverAll();
+    const made = payloadsFor(confirmed.uid);
+    assert.deepEqual(made.map((r) => [r.json.triggerEvent, r.json.payload.status]), [[
+      "BOOKING_CREATED",
+      "ACCEPTED",
+    ]]);
+    assert.match(made[0].json.payload.videoCallData.url, /\/book\/video\//);
+    const rejected = payloadsFor(declined.uid);
+    assert.deepEqual(rejected.map((r) => [r.json.triggerEvent, r.json.payload.status]), [[
+      "BOOKING_REJECTED",
+      "REJECTED",
+    ]]);
+    assert.equal(rejected[0].json.payload.cancellationReason, "Fully booked");
+    for (const r of [...made, ...rejected]) {
+      assert.equal(r.headers.get("x-cal-signature-256"), await hmacSha256Hex("decide", r.body));
+    }
+  } finally {
+    await call("DELETE", `/webhooks/${hook.id}`, key);
+  }
+});
+
+test("a payload template that is not JSON is sent as rendered, form-encoded", async () => {
+  const hook = (await call("POST", "/webhooks", key, {
+    subscriberUrl: receiver,
+    triggers: ["BOOKING_CREATED"],
+    eventTypeId: fnv31("panel"),
+    payloadTemplate: "event={{triggerEvent}}&uid={{uid}}&who={{organizer.name}}",
+  })).body.data;
+  try {
+    const member = await person("member");
+    const b = await call("POST", "/bookings", member.jwt, {
+      ...guestBooking("panel", at(46, 1, "08:45")),
+      attendee: { name: "Member", email: member.email, timeZone: "UTC" },
+    });
+    assert.equal(b.status, 201, JSON.stringify(b.body));
+    await deliverAll();
+    const got = payloadsFor(b.body.data.uid);
+    assert.equal(got.length, 1);
+    assert.equal(got[0].headers.get("content-type"), "application/x-www-form-urlencoded");
+    assert.equal(got[0].body, `event=BOOKING_CREATED&uid=${b.body.data.uid}&who=Ada Example`);
   } finally {
     await call("DELETE", `/webhooks/${hook.id}`, key);
   }
