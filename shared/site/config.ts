@@ -1,5 +1,6 @@
 // site.yaml: the site's configuration file, parsed and checked into a typed SiteConfig.
 import { parse as parseYaml } from "yaml";
+import { webhookUrlProblem } from "../webhooks/url-guard.ts";
 import { type AnalyticsConfig, parseAnalyticsConfig } from "./analytics-config.ts";
 
 export const MODULES = ["api", "forms", "sessions", "store", "support", "network"] as const;
@@ -110,6 +111,9 @@ export function parseSiteConfig(text: string, file = "site.yaml"): SiteConfig {
   (webhooks as unknown[]).forEach((hook, i) => {
     if (!isMap(hook)) fail(`webhooks[${i}] must be a mapping`);
     if (typeof (hook as Record<string, unknown>).url !== "string") fail(`webhooks[${i}].url is required`);
+    if ((hook as Record<string, unknown>).api === "forms") {
+      checkFormsWebhook(hook as Record<string, unknown>, i, fail);
+    }
   });
 
   const analytics = parseAnalyticsConfig(doc.analytics, fail);
@@ -134,6 +138,34 @@ export function parseSiteConfig(text: string, file = "site.yaml"): SiteConfig {
     repository: { push: push as boolean },
     raw: { ...doc, api: apiConfig, analytics },
   };
+}
+
+/** The forms API's tag rule, which declared forms subscriptions follow too. */
+export const FORM_WEBHOOK_TAG = /^[a-zA-Z0-9_.-]{1,64}$/;
+
+/**
+ * A declared forms subscription as the forms API would take it (the database trigger that turns it
+ * into a subscription trusts these checks): the form's slug, an http(s) url, a tag, enabled true or
+ * false.
+ */
+function checkFormsWebhook(hook: Record<string, unknown>, i: number, fail: (why: string) => never) {
+  const entry = `webhooks[${i}] (api: forms, form: ${String(hook.form ?? "?")}, tag: ${
+    String(hook.tag ?? "site")
+  })`;
+  if (hook.form != null && (typeof hook.form !== "string" || !hook.form)) {
+    fail(`${entry}: form must name the form (its slug)`);
+  }
+  const problem = webhookUrlProblem(hook.url as string);
+  if (problem) fail(`${entry}: ${problem}`);
+  if (hook.tag != null && (typeof hook.tag !== "string" || !FORM_WEBHOOK_TAG.test(hook.tag))) {
+    fail(`${entry}: tag is 1 to 64 letters, digits, _, . or -`);
+  }
+  if (hook.enabled != null && typeof hook.enabled !== "boolean") {
+    fail(`${entry}: enabled must be true or false`);
+  }
+  if (hook.secret != null && typeof hook.secret !== "string") {
+    fail(`${entry}: secret must be text`);
+  }
 }
 
 function parseLocales(value: unknown, fail: (why: string) => never): SiteLocale[] {

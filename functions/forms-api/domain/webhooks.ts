@@ -1,9 +1,11 @@
 // Webhook subscriptions as the API takes and shows them. The secret is taken, never shown.
+import { FORM_WEBHOOK_TAG } from "../../../shared/site/config.ts";
 import { webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
 import { isoSeconds } from "./arguments.ts";
 import { ArgumentError } from "./arguments.ts";
 
-export const TAG_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
+/** Tags follow one rule, in the API and in the site's declared subscriptions. */
+export const TAG_PATTERN = FORM_WEBHOOK_TAG;
 
 export interface WebhookInput {
   url?: string;

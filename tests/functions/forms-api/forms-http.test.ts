@@ -320,3 +320,48 @@ test("a stored document that does not parse answers VALIDATION_ERROR naming the 
   const listed = await api(`/forms?search=${slug}`);
   assert.equal(listed.body.items[0].id, slug, "the list still names it");
 });
+
+test("the forms list's page_size defaults to 10", async () => {
+  const api = formsApi(host, await host.key("forms"));
+  const prefix = `tenner-${crypto.randomUUID().slice(0, 6)}`;
+  for (let i = 0; i < 11; i++) await makeForm(host, prefix, "q text: Anything?\n");
+  const first = await api(`/forms?search=${prefix}`);
+  assert.deepEqual([first.body.items.length, first.body.total_items, first.body.page_count], [10, 11, 2]);
+  const second = await api(`/forms?search=${prefix}&page=2`);
+  assert.equal(second.body.items.length, 1);
+});
+
+test("rate-limit headers come on refusals too: 400, 401 and 404", async () => {
+  const key = await host.key("forms");
+  const revoked = await host.revokedKey("forms");
+  for (
+    const [what, path, headers, status] of [
+      ["an unknown form", "/api/forms/no-such-form", { authorization: `Bearer ${key}` }, 404],
+      ["a bad argument", `/api/forms/${slug}/responses?page_size=0`, { authorization: `Bearer ${key}` }, 400],
+      ["a revoked key", "/api/me", { authorization: `Bearer ${revoked}` }, 401],
+      ["no key", "/api/me", {}, 401],
+    ] as const
+  ) {
+    const res = await fetch(`${host.baseUrl}${path}`, { headers });
+    assert.equal(res.status, status, what);
+    for (const header of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
+      assert.match(res.headers.get(header) ?? "", /^\d+$/, `${header} on ${what}`);
+    }
+    await res.body?.cancel();
+  }
+});
+
+test("a key by ?access_token= is judged like one in the header: another kind is 403, a revoked one 401", async () => {
+  const delivery = await host.key("delivery");
+  const revoked = await host.revokedKey("forms");
+  for (
+    const [token, status, code] of [
+      [delivery, 403, "FORBIDDEN"],
+      [revoked, 401, "AUTHENTICATION_FAILED"],
+    ] as const
+  ) {
+    const res = await fetch(`${host.baseUrl}/api/forms/${slug}?access_token=${token}`);
+    assert.equal(res.status, status);
+    assert.equal((await res.json()).code, code);
+  }
+});

@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { testHost } from "../../helpers/host.ts";
+import { readConfig } from "../../../shared/config.ts";
+import { createContext } from "../../../shared/context.ts";
 import { createDispatcher } from "../../../shared/webhooks/dispatcher.ts";
 import { DOCUMENT_WEBHOOK_SECRET, formsWebhookAdapter } from "../../../functions/forms-api/webhooks.ts";
 import { formsApi, makeForm, respond } from "./support.ts";
@@ -284,4 +286,49 @@ test("a form without enabled subscriptions writes no outbox rows", async () => {
   const rows = await host.ctx
     .sql`select 1 from public.webhook_outbox where api = 'forms' and body like ${`%${token}%`}`;
   assert.equal(rows.length, 0);
+});
+
+test("the document's own webhook is signed with FORMS_WEBHOOK_SECRET when the environment sets it", async () => {
+  const rx = receiver();
+  try {
+    const config = readConfig(new Map([["FORMS_WEBHOOK_SECRET", "the deployment's own secret"]]));
+    const deployed = createContext(config, {
+      sql: host.ctx.sql,
+      clock: host.ctx.clock,
+      storage: host.ctx.storage,
+    });
+    const slug = await makeForm(host, "envsecret", FORM, { webhook: `${rx.url}/document` });
+    const { token } = await respond(host, slug, { name: "Env" });
+    await createDispatcher({
+      sql: host.ctx.sql,
+      clock: host.ctx.clock,
+      adapters: { forms: formsWebhookAdapter(deployed) },
+      allowPrivate: true,
+      listen: false,
+      targets: [`${rx.url}/`],
+    }).runOnce();
+    const doc = rx.receipts.find((r) => r.path === "/document" && r.body.includes(token));
+    assert.ok(doc, "delivered");
+    assert.ok(
+      await formSignatureValid("the deployment's own secret", doc),
+      "keyed by the environment's secret",
+    );
+    assert.ok(
+      !await formSignatureValid(await host.ctx.secrets.get(DOCUMENT_WEBHOOK_SECRET), doc),
+      "not by the one the database generated",
+    );
+  } finally {
+    await rx.close();
+  }
+});
+
+test("subscriptions made through the API are source hand", async () => {
+  const slug = await makeForm(host, "hand", FORM);
+  await api(`/forms/${slug}/webhooks/crm`, {
+    method: "PUT",
+    body: JSON.stringify({ url: "https://hooks.example/crm" }),
+  });
+  await api(`/forms/${slug}/webhooks/crm`, { method: "PUT", body: JSON.stringify({ enabled: true }) });
+  const rows = await host.ctx.sql`select tag, source from public.form_webhooks where form = ${slug}`;
+  assert.deepEqual(rows.map((r) => [r.tag, r.source]), [["crm", "hand"]]);
 });
