@@ -15,6 +15,7 @@ import { createPushWorker } from "../shared/site/push.ts";
 import { nextSweepAt, sweep } from "../functions/content/domain/management-uploads.ts";
 import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/sweep.ts";
 import { sweepCarts } from "../functions/storefront-api/store.ts";
+import { startCartSweep } from "../functions/storefront-api/sweep.ts";
 import { DEV_STATE_FILE, type DevState, readDevState, runCli } from "./cli.ts";
 
 const DATA_DIR = new URL("../.data/", import.meta.url).pathname;
@@ -108,15 +109,7 @@ await runCli(async () => {
   };
   scheduleUploadSweep();
   // the nightly cart sweep: carts thirty days after their last change (pg_cron runs it where deployed)
-  let cartSweep: ReturnType<typeof setTimeout>;
-  const scheduleCartSweep = () => {
-    cartSweep = setTimeout(() => {
-      sweepCarts(sql, ctx.clock.now())
-        .catch((error) => console.error("cart sweep:", error))
-        .finally(scheduleCartSweep);
-    }, nextSweepAt(ctx.clock.now()).getTime() - ctx.clock.now().getTime());
-  };
-  scheduleCartSweep();
+  const cartSweep = startCartSweep({ clock: ctx.clock, sweep: (now) => sweepCarts(sql, now) });
   // meetings whose room closed end (MEETING_ENDED) even when no host pressed "end"
   const meetingSweep = setInterval(
     () => runMeetingSweep(ctx).catch((error) => console.error("meeting sweep:", error)),
@@ -125,7 +118,7 @@ await runCli(async () => {
 
   const stop = async () => {
     clearTimeout(uploadSweep);
-    clearTimeout(cartSweep);
+    cartSweep.stop();
     clearInterval(meetingSweep);
     await dispatcher.stop();
     await pusher.stop();

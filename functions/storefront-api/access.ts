@@ -4,8 +4,8 @@
 // visitor's browser shares it, so one visitor must not spend another's allowance). One round trip.
 import type { MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { admit, presentedToken } from "../../shared/gate.ts";
-import { clientAddress } from "../../shared/http.ts";
+import { admit } from "../../shared/gate.ts";
+import { bearerToken, clientAddress } from "../../shared/http.ts";
 import { moduleOn, type SiteSettings } from "../../shared/site.ts";
 import { StoreError } from "./envelope.ts";
 
@@ -23,12 +23,16 @@ export type StoreEnv = {
   Variables: { requestId: string; site: SiteSettings; keyId: string | null };
 };
 
+/**
+ * The storefront key a request presents, in a header only (Shopify's clients never put it in the address,
+ * where it would land in logs and histories; `?access_token=` is not read).
+ */
 export function storefrontToken(request: Request): string | undefined {
   const h = request.headers;
   return h.get("x-shopify-storefront-access-token")?.trim() ||
     h.get("x-vendor-storefront-access-token")?.trim() ||
     h.get("shopify-storefront-private-token")?.trim() ||
-    presentedToken(request);
+    bearerToken(request);
 }
 
 /** `keyed`: the GraphQL API (a storefront key is required); otherwise a public route of the store. */

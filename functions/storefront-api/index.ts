@@ -5,20 +5,10 @@ import { createContext } from "../../shared/context.ts";
 import { readConfig } from "../../shared/config.ts";
 import { stripFunctionPrefix } from "../../shared/http.ts";
 import { createStorefrontApp } from "./app.ts";
+import { forwardOverHttp } from "./routes/pass-through.ts";
 
 const config = readConfig();
-const app = createStorefrontApp(createContext(config), {
-  forward: async (_fn, request) => {
-    const url = new URL(request.url);
-    const response = await fetch(`${config.publicUrl}${url.pathname}${url.search}`, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      redirect: "manual",
-    });
-    return response;
-  },
-});
+const app = createStorefrontApp(createContext(config), { forward: forwardOverHttp(config.publicUrl) });
 Deno.serve((request, info) =>
   app.fetch(stripFunctionPrefix("storefront-api", request), { remoteAddr: info.remoteAddr })
 );

@@ -180,6 +180,59 @@ test("when the checkout cannot be reached the page says so and offers the bag, w
   }
 });
 
+test("a cart without lines opens the empty bag: no checkout is tried and no failure is shown", async () => {
+  const cart = await createCart();
+  const checkouts: string[] = [];
+  const p = await page();
+  p.on("request", (r) => {
+    if (r.url().includes("/api/store/checkout")) checkouts.push(r.url());
+  });
+  const states: string[] = [];
+  await p.exposeFunction("recordState", (state: string) => states.push(state));
+  // every state the handoff section passes through, recorded from the page as it changes
+  await p.addInitScript(`
+    new MutationObserver(() => {
+      const state = document.querySelector("section")?.getAttribute("data-state");
+      if (state) window.recordState(state);
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+  `);
+  try {
+    await p.goto(`${host.baseUrl}/cart`);
+    await p.evaluate(() =>
+      localStorage.setItem("sitewire.bag", JSON.stringify({ lines: [], country: null, cart: null }))
+    );
+    await p.goto(cart.checkoutUrl);
+    await p.waitForURL(/\/cart$/);
+    await p.waitForSelector("body[data-ready=true]");
+    assert.ok(await p.isVisible("[data-empty]"), "the bag says it is empty");
+    assert.deepEqual((await bag(p)).lines, []);
+    assert.deepEqual(checkouts, [], "no checkout was tried");
+    assert.ok(!states.includes("failed"), `states: ${states.join(", ")}`);
+  } finally {
+    await p.context().close();
+  }
+});
+
+test("a cart's country the store does not ship to is not set as the bag's shipping country", async () => {
+  const cart = await createCart({
+    lines: [{ merchandiseId: variant("FG-PRINT") }],
+    buyerIdentity: { countryCode: "FR" },
+  });
+  const p = await page();
+  try {
+    await p.goto(cart.checkoutUrl);
+    await p.waitForURL(/\/pay\/local\/cs_local_/, { timeout: 15_000 });
+    const inBag = await bag(p);
+    assert.deepEqual(inBag.lines.map((l: any) => l.sku), ["FG-PRINT"]);
+    assert.equal(inBag.country, null, "FR is not among the countries the store ships to");
+    // the checkout lets the buyer choose among the store's own countries
+    const offered = await p.locator("select[name=country] option").allTextContents();
+    assert.ok(!offered.some((c) => c.includes("FR")), offered.join(", "));
+  } finally {
+    await p.context().close();
+  }
+});
+
 test("the page speaks the visitor's language where the texts have it", async () => {
   const context = await browser.newContext({
     locale: "de-DE",
@@ -190,6 +243,7 @@ test("the page speaks the visitor's language where the texts have it", async () 
     await p.goto(`${host.baseUrl}/cart/c/00000000000000000000000000000000`);
     await p.waitForSelector("section[data-state=expired]");
     assert.equal(await p.textContent("h1"), "Dieser Warenkorb ist abgelaufen");
+    assert.equal(await p.getAttribute("html", "lang"), "de", "the page's language is its texts'");
   } finally {
     await context.close();
   }

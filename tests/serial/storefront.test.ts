@@ -56,3 +56,23 @@ test("rule 6: cost is recomputed from the catalog on every read; an unpublished 
   }
   assert.equal((await data(READ, { id: cart.id })).cart.cost.totalAmount.amount, "64.0");
 });
+
+test("Image.altText is the asset's own description in the answer's language, else the product's title", async () => {
+  const sql = host.ctx.sql;
+  const [asset] = await sql<{ id: string; description: Record<string, string> }[]>`
+    select id, description from public.content_assets where published and path like '%products/poster.png'`;
+  const ALT = `{ productByHandle(handle: "poster") { title featuredImage { altText } } }`;
+  const before = await data(ALT);
+  assert.equal(before.productByHandle.featuredImage.altText, before.productByHandle.title);
+  try {
+    await sql`update public.content_assets set description = ${
+      sql.json({ "en-US": "A poster on a wall", "de-DE": "Ein Poster an der Wand" } as never)
+    } where id = ${asset.id}`;
+    assert.equal((await data(ALT)).productByHandle.featuredImage.altText, "A poster on a wall");
+    const german = await data(`query @inContext(language: DE) ${ALT}`);
+    assert.equal(german.productByHandle.featuredImage.altText, "Ein Poster an der Wand");
+  } finally {
+    await sql`update public.content_assets set description = ${sql.json(asset.description as never)}
+              where id = ${asset.id}`;
+  }
+});

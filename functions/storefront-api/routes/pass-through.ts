@@ -29,6 +29,23 @@ export function passThroughTarget(path: string) {
   );
 }
 
+/**
+ * The forward of a function deployed on its own (index.ts): the request goes, body streamed and
+ * redirects left to the client, to the same path on the site's public address, where the host in front
+ * applies the rewrite table (web/rewrites.ts) and so reaches the function that serves it.
+ */
+export function forwardOverHttp(publicUrl: string, send: typeof fetch = fetch): Forward {
+  return (_fn, request) => {
+    const url = new URL(request.url);
+    return send(`${publicUrl}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+    });
+  };
+}
+
 export function passThroughHandler(forward: Forward) {
   return async (c: Context<StoreEnv>) => {
     const url = new URL(c.req.url);

@@ -59,6 +59,79 @@ test("cartCreate makes a cart: gid id, checkoutUrl on the site, lines priced fro
   assert.equal(cart.cost.totalDutyAmount, null);
 });
 
+test("Cart.attribute(key) and CartLine.attribute(key) answer one attribute (null when absent); createdAt and updatedAt are the cart's times", async () => {
+  const before = Date.now();
+  const d = await data(
+    `mutation($input: CartInput) { cartCreate(input: $input) { cart { createdAt updatedAt
+      source: attribute(key: "source") { key value } none: attribute(key: "nope") { value }
+      lines(first: 5) { nodes { gift: attribute(key: "gift") { key value } none: attribute(key: "nope") { value } } } } } }`,
+    {
+      input: {
+        attributes: [{ key: "source", value: "app" }, { key: "ref", value: "x" }],
+        lines: [{ merchandiseId: variant("MUG-01"), attributes: [{ key: "gift", value: "yes" }] }],
+      },
+    },
+  );
+  const cart = d.cartCreate.cart;
+  assert.deepEqual(cart.source, { key: "source", value: "app" });
+  assert.equal(cart.none, null);
+  assert.deepEqual(cart.lines.nodes[0].gift, { key: "gift", value: "yes" });
+  assert.equal(cart.lines.nodes[0].none, null);
+  assert.match(cart.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  assert.equal(cart.updatedAt, cart.createdAt, "a new cart was last changed when it was made");
+  const made = Date.parse(cart.createdAt);
+  assert.ok(made >= before - 1000 && made <= Date.now() + 1000, cart.createdAt);
+});
+
+test("a change moves updatedAt on (retention counts from it); a mutation refused with userErrors leaves it as it was", async () => {
+  const TIMES = `query($id: ID!) { cart(id: $id) { createdAt updatedAt totalQuantity } }`;
+  const cart = await createCart();
+  await new Promise((r) => setTimeout(r, 15));
+  const added = await data(ADD, { cartId: cart.id, lines: [{ merchandiseId: variant("MUG-01") }] });
+  const changed = added.cartLinesAdd.cart;
+  assert.ok(
+    Date.parse(changed.updatedAt) > Date.parse(cart.updatedAt),
+    `${cart.updatedAt} -> ${changed.updatedAt}`,
+  );
+  assert.equal(changed.createdAt, cart.createdAt);
+  const [row] = await host.ctx.sql<{ updated_at: Date }[]>`
+    select updated_at from public.storefront_carts where id = ${cart.id.split("/").pop()}`;
+  assert.equal(row.updated_at.toISOString(), changed.updatedAt, "the stored time the sweep reads");
+
+  await new Promise((r) => setTimeout(r, 15));
+  const refused = await data(ADD, { cartId: cart.id, lines: [{ merchandiseId: variant("NOPE-1") }] });
+  assert.equal(refused.cartLinesAdd.userErrors.length, 1);
+  const after = (await data(TIMES, { id: cart.id })).cart;
+  assert.equal(after.updatedAt, changed.updatedAt, "nothing changed, so neither did updatedAt");
+  assert.equal(after.totalQuantity, 1);
+});
+
+test("a connection without first or last answers 20 (lines of a cart with 25)", async () => {
+  const cart = await createCart({
+    lines: Array.from({ length: 25 }, (_, i) => ({
+      merchandiseId: variant("MUG-01"),
+      attributes: [{ key: "n", value: String(i) }],
+    })),
+  });
+  const d = await data(
+    `query($id: ID!) { cart(id: $id) { totalQuantity lines { nodes { attribute(key: "n") { value } }
+      pageInfo { hasNextPage endCursor } } } }`,
+    { id: cart.id },
+  );
+  assert.equal(d.cart.totalQuantity, 25);
+  assert.deepEqual(
+    d.cart.lines.nodes.map((l: any) => l.attribute.value),
+    Array.from({ length: 20 }, (_, i) => String(i)),
+  );
+  assert.equal(d.cart.lines.pageInfo.hasNextPage, true);
+  const rest = await data(
+    `query($id: ID!, $after: String) { cart(id: $id) { lines(after: $after) { nodes { attribute(key: "n") { value } } pageInfo { hasNextPage } } } }`,
+    { id: cart.id, after: d.cart.lines.pageInfo.endCursor },
+  );
+  assert.deepEqual(rest.cart.lines.nodes.map((l: any) => l.attribute.value), ["20", "21", "22", "23", "24"]);
+  assert.equal(rest.cart.lines.pageInfo.hasNextPage, false);
+});
+
 test("cartCreate without input makes an empty cart; with a bad line it makes none and says why", async () => {
   const empty = await data(`mutation { cartCreate { ${PAYLOAD} } }`);
   assert.equal(empty.cartCreate.cart.totalQuantity, 0);
@@ -154,6 +227,22 @@ test("rule 3: cartLinesUpdate sets quantities, quantity 0 removes, a negative on
   const capped = await data(UPDATE, { cartId: cart.id, lines: [{ id: tee.id, quantity: 50 }] });
   assert.equal(capped.cartLinesUpdate.cart.lines.nodes[0].quantity, 10);
   assert.equal(capped.cartLinesUpdate.warnings.length, 1);
+
+  // rule 2 holds for updates too: a book read online or a download stays at one
+  const single = await createCart({
+    lines: [{ merchandiseId: variant("FG-READ") }, { merchandiseId: variant("NG-EPUB") }],
+  });
+  const [read, epub] = single.lines.nodes;
+  const five = await data(UPDATE, {
+    cartId: single.id,
+    lines: [{ id: read.id, quantity: 5 }, { id: epub.id, quantity: 3 }],
+  });
+  assert.deepEqual(five.cartLinesUpdate.userErrors, []);
+  assert.deepEqual(five.cartLinesUpdate.cart.lines.nodes.map((l: any) => l.quantity), [1, 1]);
+  assert.deepEqual(
+    five.cartLinesUpdate.warnings.map((w: any) => [w.code, w.target]),
+    [["MERCHANDISE_NOT_ENOUGH_STOCK", read.id], ["MERCHANDISE_NOT_ENOUGH_STOCK", epub.id]],
+  );
 
   const negative = await data(UPDATE, { cartId: cart.id, lines: [{ id: tee.id, quantity: -2 }] });
   assert.deepEqual(negative.cartLinesUpdate.userErrors.map((e: any) => [e.code, e.field]), [[

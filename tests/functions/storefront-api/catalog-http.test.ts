@@ -77,33 +77,13 @@ test("sortKey: TITLE, PRICE, CREATED_AT, UPDATED_AT, PRODUCT_TYPE, VENDOR; ID, R
   assert.deepEqual([...handles(a), ...handles(b)], (await by("PRICE")).map((n: any) => n.handle));
 });
 
-/**
- * A test making many requests in a burst: each of its keys makes at most 50, far within the per-second
- * limit, so neither it nor the tests after it are throttled.
- */
-function burst() {
-  let key: string | undefined;
-  let used = 0;
-  return async (query: string, variables?: Record<string, unknown>) => {
-    if (!key || used++ >= 50) [key, used] = [await host.key("storefront"), 1];
-    return await gql(query, variables, { key });
-  };
-}
-const ask = burst();
-
-async function answer(query: string, variables?: Record<string, unknown>) {
-  const r = await ask(query, variables);
-  assert.equal(r.body.errors, undefined, JSON.stringify(r.body.errors));
-  return r.body.data;
-}
-
 /** The GraphQL errors of a query that must fail as the caller's fault, with nothing logged as a server fault. */
 async function inputErrorOf(query: string, variables: Record<string, unknown>): Promise<string> {
   const logged: unknown[][] = [];
   const error = console.error;
   console.error = (...args: unknown[]) => logged.push(args);
   try {
-    const r = await ask(query, variables);
+    const r = await gql(query, variables);
     assert.equal(r.status, 200);
     assert.deepEqual(logged, [], "no server fault is logged");
     return r.body.errors?.[0]?.extensions?.code;
@@ -128,13 +108,13 @@ test("a cursor is read only under the sort that made it: a cursor of another sor
     `query($after: String) { products(first: 2, sortKey: ${sort}, after: $after) { nodes { handle } pageInfo { endCursor } } }`;
   const cursors: Record<string, string> = {};
   for (const sort of Object.keys(productSorts)) {
-    cursors[sort] = (await answer(page(sort))).products.pageInfo.endCursor;
+    cursors[sort] = (await data(page(sort))).products.pageInfo.endCursor;
   }
   for (const [made, cursor] of Object.entries(cursors)) {
     for (const [used, order] of Object.entries(productSorts)) {
       if (order === productSorts[made]) {
         // the same order (ID, RELEVANCE and BEST_SELLING are one) continues where the first page stopped
-        const next = await answer(page(used), { after: cursor });
+        const next = await data(page(used), { after: cursor });
         assert.equal(next.products.nodes.length, 2, `${made} -> ${used}`);
       } else {
         assert.equal(
@@ -161,9 +141,9 @@ test("a cursor is read only under the sort that made it: a cursor of another sor
     `query($after: String) { collection(handle: "reading") { products(first: 1, sortKey: ${sort}, after: $after) {
       nodes { handle } pageInfo { endCursor } } } }`;
   for (const [sort, order] of Object.entries(collectionSorts)) {
-    const cursor = (await answer(inCollection(sort))).collection.products.pageInfo.endCursor;
+    const cursor = (await data(inCollection(sort))).collection.products.pageInfo.endCursor;
     assert.equal(
-      (await answer(inCollection(sort), { after: cursor })).collection.products.nodes.length,
+      (await data(inCollection(sort), { after: cursor })).collection.products.nodes.length,
       1,
       sort,
     );
@@ -175,7 +155,7 @@ test("a cursor is read only under the sort that made it: a cursor of another sor
         `collection ${sort} -> products ${used}`,
       );
     }
-    const products = (await answer(page("TITLE"))).products.pageInfo.endCursor;
+    const products = (await data(page("TITLE"))).products.pageInfo.endCursor;
     if (order !== "title") {
       assert.equal(
         await inputErrorOf(inCollection(sort), { after: products }),
@@ -188,10 +168,10 @@ test("a cursor is read only under the sort that made it: a cursor of another sor
   // collections: ID and RELEVANCE, TITLE, UPDATED_AT
   const collectionsPage = (sort: string) =>
     `query($before: String) { collections(last: 1, sortKey: ${sort}, before: $before) { nodes { handle } pageInfo { startCursor } } }`;
-  const byTitle = (await answer(collectionsPage("TITLE"))).collections.pageInfo.startCursor;
+  const byTitle = (await data(collectionsPage("TITLE"))).collections.pageInfo.startCursor;
   assert.equal(await inputErrorOf(collectionsPage("UPDATED_AT"), { before: byTitle }), "BAD_USER_INPUT");
   assert.equal(await inputErrorOf(collectionsPage("ID"), { before: byTitle }), "BAD_USER_INPUT");
-  assert.equal((await answer(collectionsPage("TITLE"), { before: byTitle })).collections.nodes.length, 1);
+  assert.equal((await data(collectionsPage("TITLE"), { before: byTitle })).collections.nodes.length, 1);
 
   // forged cursors: our encoding, values SQL could not take
   const forge = (parts: unknown[]) =>
@@ -298,6 +278,8 @@ test("a product's fields: options, variants, price ranges, images on the images 
   );
   assert.equal(typeof p.featuredImage.width, "number");
   assert.match(p.featuredImage.id, /^gid:\/\/shopify\/ProductImage\//);
+  // an image without a description of its own is described by its product's title
+  assert.equal(p.featuredImage.altText, p.title);
   assert.equal(p.images.nodes.length, 2);
   assert.equal(p.images.nodes[0].src, p.images.nodes[0].url);
   assert.match(p.images.nodes[0].transformedSrc, /\?w=100$/);
@@ -442,6 +424,36 @@ test("collections: records' order, title sort, query; a collection lists its pro
   );
   assert.deepEqual(handles(rest.collection.products), ["night-garden"]);
   assert.equal(rest.collection.products.pageInfo.hasNextPage, false);
+});
+
+test("collections page like every connection (first/after, last/before, hasPreviousPage) and sort by UPDATED_AT", async () => {
+  const q =
+    `query($first: Int, $after: String, $last: Int, $before: String, $sort: CollectionSortKeys, $reverse: Boolean) {
+    collections(first: $first, after: $after, last: $last, before: $before, sortKey: $sort, reverse: $reverse) {
+      nodes { handle updatedAt } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+  const p1 = (await data(q, { first: 2 })).collections;
+  assert.deepEqual(handles(p1), ["apparel", "home-goods"]);
+  assert.deepEqual([p1.pageInfo.hasNextPage, p1.pageInfo.hasPreviousPage], [true, false]);
+  const p2 = (await data(q, { first: 2, after: p1.pageInfo.endCursor })).collections;
+  assert.deepEqual(handles(p2), ["reading"]);
+  assert.deepEqual([p2.pageInfo.hasNextPage, p2.pageInfo.hasPreviousPage], [false, true]);
+  const last = (await data(q, { last: 1 })).collections;
+  assert.deepEqual(handles(last), ["reading"]);
+  assert.deepEqual([last.pageInfo.hasNextPage, last.pageInfo.hasPreviousPage], [false, true]);
+  const before = (await data(q, { last: 2, before: last.pageInfo.startCursor })).collections;
+  assert.deepEqual(handles(before), ["apparel", "home-goods"]);
+  assert.equal(before.pageInfo.hasNextPage, true);
+
+  const byUpdate = (await data(q, { first: 10, sort: "UPDATED_AT" })).collections.nodes;
+  const keys = byUpdate.map((n: any) => `${n.updatedAt} ${n.handle}`);
+  assert.deepEqual(keys, [...keys].sort(), "oldest change first, ties by handle");
+  assert.equal(byUpdate.length, 3);
+  const newestFirst = (await data(q, { first: 10, sort: "UPDATED_AT", reverse: true })).collections.nodes;
+  assert.deepEqual(handles({ nodes: newestFirst }), handles({ nodes: byUpdate }).reverse());
+  // and a page of it continues under the same sort
+  const u1 = (await data(q, { first: 1, sort: "UPDATED_AT" })).collections;
+  const u2 = (await data(q, { first: 2, sort: "UPDATED_AT", after: u1.pageInfo.endCursor })).collections;
+  assert.deepEqual([...handles(u1), ...handles(u2)], handles({ nodes: byUpdate }));
 });
 
 test("node and nodes answer products, variants and collections by gid (order kept, null for unknown); __typename resolves", async () => {

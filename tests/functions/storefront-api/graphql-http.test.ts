@@ -53,6 +53,14 @@ test("GET with query and JSON variables answers like POST; a mutation over GET i
   });
   assert.equal(badVariables.status, 400);
   assert.equal(typeof (await badVariables.json()).errors[0].message, "string");
+
+  for (const search of ["", "?query=", `?variables=${v}`]) {
+    const noQuery = await fetch(`${endpoint}${search}`, {
+      headers: { "x-shopify-storefront-access-token": storefrontKey },
+    });
+    assert.equal(noQuery.status, 400, search);
+    assert.equal((await noQuery.json()).errors[0].extensions.code, "BAD_REQUEST", search);
+  }
 });
 
 test("auth matrix: no key and a revoked key are 401, another kind is 403, a storefront key is 200 (each header it may come in)", async () => {
@@ -88,6 +96,31 @@ test("auth matrix: no key and a revoked key are 401, another kind is 403, a stor
     headers: { authorization: `Bearer ${storefrontKey}` },
   });
   assert.equal(bearer.status, 200);
+
+  // a bearer of another kind is that kind; a token that is no key at all is no key
+  const otherBearer = await gql(SHOP, undefined, {
+    key: null,
+    headers: { authorization: `Bearer ${await host.key("delivery")}` },
+  });
+  assert.equal(otherBearer.status, 403);
+  assert.equal(typeof otherBearer.body.errors[0].message, "string");
+  for (const garbage of ["hello", "pk_storefront_", "Bearer"]) {
+    const r = await gql(SHOP, undefined, { key: garbage });
+    assert.equal(r.status, 401, garbage);
+    assert.equal(typeof r.body.errors[0].message, "string");
+  }
+
+  // the key is taken from headers only, as Shopify's clients send it: never from the address
+  const inQuery = await fetch(`${endpoint}?query=${encodeURIComponent(SHOP)}&access_token=${storefrontKey}`);
+  assert.equal(inQuery.status, 401);
+  assert.equal(typeof (await inQuery.json()).errors[0].message, "string");
+  const postedWithQueryKey = await fetch(`${endpoint}?access_token=${storefrontKey}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: SHOP }),
+  });
+  assert.equal(postedWithQueryKey.status, 401);
+  await postedWithQueryKey.body?.cancel();
 });
 
 test("a body that is not JSON, not an object, or without a query is 400 with { errors: [ { message } ] }", async () => {
@@ -413,6 +446,37 @@ test("CORS: preflights allow the clients' headers from any origin; answers carry
   }
   const r = await gql(SHOP, undefined, { headers: { origin: "https://elsewhere.example" } });
   assert.equal(r.headers.get("access-control-allow-origin"), "*");
+
+  // every other address of the store answers its preflight alike
+  for (
+    const path of [
+      "/api/carts/00000000000000000000000000000000",
+      "/api/store/carts/00000000000000000000000000000000",
+      "/api/2025-01/graphql",
+      "/api/store/api/2024-10/graphql",
+      "/api/store/checkout",
+      "/api/store/sign-in",
+      "/functions/v1/storefront-api/api/2024-10/graphql.json",
+    ]
+  ) {
+    const preflight = await fetch(`${host.baseUrl}${path}`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://elsewhere.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,x-shopify-storefront-access-token",
+      },
+    });
+    await preflight.body?.cancel();
+    assert.equal(preflight.status, 204, path);
+    assert.equal(preflight.headers.get("access-control-allow-origin"), "*", path);
+    assert.ok(
+      preflight.headers.get("access-control-allow-headers")!.toLowerCase().includes(
+        "x-shopify-storefront-access-token",
+      ),
+      path,
+    );
+  }
 });
 
 test("an unknown path of the function is a 404 in the API's shape", async () => {

@@ -7,6 +7,7 @@ import { fixedClock } from "../../../shared/clock.ts";
 import { ensurePerson, mintPersonJwt, verifyPersonJwt } from "../../../shared/people.ts";
 import { signPayload } from "../../../shared/payments/signature.ts";
 import { createStorefrontApp } from "../../../functions/storefront-api/app.ts";
+import { forwardOverHttp } from "../../../functions/storefront-api/routes/pass-through.ts";
 import { createCart, host, variant } from "./support.ts";
 
 const base = host.baseUrl;
@@ -366,6 +367,12 @@ test("the handoff page, the bag and the return page: no chrome, never stored, no
     headers: { "accept-language": "de-DE,de;q=0.9" },
   })).text();
   assert.match(german, /Weiter zur Kasse/);
+  assert.match(german, /<html lang="de">/, "the page's language is that of its texts");
+  assert.match(handoff, /<html lang="en">/);
+  // a language the texts lack falls back to English, and the page says English
+  const french = await (await fetch(`${base}/cart`, { headers: { "accept-language": "fr-FR" } })).text();
+  assert.match(french, /<html lang="en">/);
+  assert.match(french, /Your bag/);
   const script = await fetch(`${base}/cart/bag.js`);
   assert.match(script.headers.get("content-type")!, /javascript/);
   assert.match(await script.text(), /window\.sitewireBag = bag/);
@@ -397,6 +404,78 @@ test("pass-through: the store's address reaches the content API and the forms AP
   const desk = await fetch(`${fn}/api/desk/api/v1/accounts/1/conversations`);
   assert.equal(desk.status, 404);
   assert.deepEqual(await desk.json(), { error: "Resource could not be found" });
+  // /api/workspaces and /api/insights go whole to the forms API too (its own refusal without a token)
+  for (const path of ["/api/workspaces", "/api/insights/forms/x/summary"]) {
+    const r = await fetch(`${fn}${path}`);
+    assert.equal(r.status, 401, path);
+    assert.equal(typeof (await r.json()).code, "string", path);
+  }
+  // the store's public address reaches the content API the same way
+  const viaStore = await fetch(
+    `${base}/api/store/api/content/spaces/${host.space}/environments/master/entries?limit=2`,
+  );
+  assert.equal(viaStore.status, 200);
+  const listed = await viaStore.json();
+  assert.equal(listed.sys.type, "Array");
+  assert.equal(listed.limit, 2);
+});
+
+test("deployed on its own, the function forwards a pass-through request to the same path on the site's address, body streamed, redirects left to the client", async () => {
+  const sent: { url: string; init: RequestInit }[] = [];
+  const stub = ((url: string, init: RequestInit) => {
+    sent.push({ url, init });
+    return Promise.resolve(new Response("forwarded", { status: 207 }));
+  }) as unknown as typeof fetch;
+  const forward = forwardOverHttp("https://site.example", stub);
+  const body = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"a":1}'));
+      controller.close();
+    },
+  });
+  const answer = await forward(
+    "forms-api",
+    new Request("http://fn.internal/api/forms/forms?page=2", {
+      method: "POST",
+      headers: { authorization: "Bearer t", "content-type": "application/json" },
+      body,
+    }),
+  );
+  assert.equal(answer?.status, 207);
+  assert.equal(await answer?.text(), "forwarded");
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].url, "https://site.example/api/forms/forms?page=2");
+  assert.equal(sent[0].init.method, "POST");
+  assert.equal(sent[0].init.redirect, "manual");
+  assert.equal(new Headers(sent[0].init.headers).get("authorization"), "Bearer t");
+  assert.ok(sent[0].init.body instanceof ReadableStream, "the body is passed on as a stream, not read first");
+  assert.equal(await new Response(sent[0].init.body).text(), '{"a":1}');
+});
+
+test("the handoff read has a per-address limit of its own (no key): 429 with Retry-After in the store's shape", async () => {
+  const clock = fixedClock(new Date());
+  const app = createStorefrontApp({ ...host.ctx, clock }, { forward: () => Promise.resolve(undefined) });
+  const cart = await createCart({ lines: [{ merchandiseId: variant("MUG-01") }] });
+  const read = (address: string) =>
+    app.request(`${base}/carts/${tokenOf(cart)}`, { headers: { "x-forwarded-for": address } });
+  let limited: Response | undefined;
+  let answered = 0;
+  for (let i = 0; i < 60 && !limited; i++) {
+    const res = await read("203.0.113.41");
+    if (res.status === 429) limited = res;
+    else {
+      assert.equal(res.status, 200);
+      answered++;
+      await res.body?.cancel();
+    }
+  }
+  assert.ok(limited, "expected a 429 within 60 reads in one second");
+  assert.equal(answered, 40, "40 reads a second are answered");
+  assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+  assert.equal((await limited.json()).errors[0].extensions.code, "THROTTLED");
+  const other = await read("203.0.113.42");
+  assert.equal(other.status, 200, "another address is not held back");
+  await other.body?.cancel();
 });
 
 test("the rate limit answers 429 with Retry-After in the store's shape", async () => {
