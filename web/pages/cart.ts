@@ -103,20 +103,16 @@ button,.button{display:inline-block;padding:.55rem 1.1rem;border:0;border-radius
 /** The handoff page; `token` null: the address names no cart at all (the expired state at once). */
 function handoffPage(token: string | null, texts: Texts, language: string, shipsTo: string[]): string {
   const t = (key: string) => escapeHtml(texts[`cart.handoff.${key}`]);
-  const body = token
-    ? `
-<section data-state="loading" aria-live="polite">
-  <h1 data-text="title">${t("title")}</h1>
-  <p data-text="lead">${t("lead")}</p>
+  // an address that names no cart is expired at once; a cart's state is known once its read answers
+  const [state, title, lead] = token
+    ? ["loading", "title", "lead"]
+    : ["expired", "expired-title", "expired-lead"];
+  const body = `
+<section data-state="${state}" aria-live="polite">
+  <h1 data-text="title">${t(title)}</h1>
+  <p data-text="lead">${t(lead)}</p>
   <p><a class="button" data-open-bag href="/cart?intent=buy" hidden>${t("open-bag")}</a>
-     <a class="button" data-to-store href="/" hidden>${t("to-store")}</a></p>
-</section>`
-    : `
-<section data-state="expired" aria-live="polite">
-  <h1 data-text="title">${t("expired-title")}</h1>
-  <p data-text="lead">${t("expired-lead")}</p>
-  <p><a class="button" data-open-bag href="/cart?intent=buy" hidden>${t("open-bag")}</a>
-     <a class="button" data-to-store href="/">${t("to-store")}</a></p>
+     <a class="button" data-to-store href="/"${token ? " hidden" : ""}>${t("to-store")}</a></p>
 </section>`;
   const script = `
 const data = JSON.parse(document.getElementById("data").textContent);
