@@ -18,7 +18,7 @@ const bundle = await Deno.readTextFile(
 
 // the embed snippet's contract (what embed.js expects to find): Cal(...) queues its arguments on Cal.q;
 // Cal("init", ns, config) makes Cal.ns[ns] with its own queue and queues ["initNamespace", ns]
-const parentPage = (origin: string, link: string, config: Record<string, string>) =>
+const parentPage = (origin: string, link: string, config: Record<string, string>, mode = "inline") =>
   `<!doctype html><html><head><meta charset="utf-8"><title>Parent</title></head>
 <body><h1>A site that embeds the booker</h1><div id="cal" style="width:800px"></div>
 <script>
@@ -42,9 +42,9 @@ const parentPage = (origin: string, link: string, config: Record<string, string>
     };
   })(window, "/embed.js");
   Cal("init", "booker", { origin: ${JSON.stringify(origin)} });
-  Cal.ns.booker("inline", { elementOrSelector: "#cal", calLink: ${JSON.stringify(link)}, config: ${
-    JSON.stringify(config)
-  } });
+  Cal.ns.booker(${JSON.stringify(mode)}, { elementOrSelector: "#cal", calLink: ${
+    JSON.stringify(link)
+  }, config: ${JSON.stringify(config)} });
   Cal.ns.booker("on", { action: "*", callback: (e) => window.calEvents.push({ type: e.detail.type, data: e.detail.data }) });
 </script></body></html>`;
 
@@ -55,13 +55,20 @@ const parent = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }
   }
   // the embed's config comes in the parent page's query (?config=<json>), as a site would write it
   const config = JSON.parse(url.searchParams.get("config") ?? "{}");
-  return new Response(parentPage(host.baseUrl, url.searchParams.get("link") ?? "book/intro-call", config), {
-    headers: { "content-type": "text/html" },
-  });
+  // ?mode= is how the site embeds it: inline (the default), modal or floatingButton
+  const mode = url.searchParams.get("mode") ?? "inline";
+  return new Response(
+    parentPage(host.baseUrl, url.searchParams.get("link") ?? "book/intro-call", config, mode),
+    {
+      headers: { "content-type": "text/html" },
+    },
+  );
 });
 const parentUrl = `http://127.0.0.1:${parent.addr.port}/`;
-const embedding = (config: Record<string, string>, link = "book/intro-call") =>
-  `${parentUrl}?link=${encodeURIComponent(link)}&config=${encodeURIComponent(JSON.stringify(config))}`;
+const embedding = (config: Record<string, string>, link = "book/intro-call", mode = "inline") =>
+  `${parentUrl}?link=${encodeURIComponent(link)}&config=${
+    encodeURIComponent(JSON.stringify(config))
+  }&mode=${mode}`;
 
 function browser() {
   return launchChromium();
@@ -310,6 +317,95 @@ test("a paid session: the visitor pays on the local provider's page and comes ba
       await page.locator("#notice").textContent(),
       "The payment was cancelled: nothing was booked.",
     );
+  } finally {
+    await b.close();
+  }
+});
+
+test("Cal('modal') with theme=light: the modal shows the light booker, and a click on its backdrop closes it (__closeIframe)", async () => {
+  const b = await browser();
+  try {
+    const page = await b.newPage();
+    await page.goto(embedding({ theme: "light", month: "2031-08" }, "book/intro-call", "modal"));
+    const iframe = page.locator("iframe.cal-embed");
+    await iframe.waitFor({ state: "attached", timeout: 20_000 });
+    const src = await iframe.getAttribute("src");
+    assert.match(src!, /\/book\/intro-call\/embed\?embed=booker/);
+    assert.match(src!, /embedType=modal/);
+    assert.match(src!, /theme=light/);
+    await heard(page, "linkReady");
+    const modal = page.locator("cal-modal-box");
+    assert.equal(await modal.getAttribute("state"), "loaded", "linkReady took the modal out of its loader");
+    const frame = page.frameLocator("iframe.cal-embed");
+    await frame.locator("button.day").first().waitFor({ timeout: 20_000 });
+    assert.equal(await frame.locator("html").getAttribute("data-theme"), "light");
+    assert.equal(await frame.locator("html").getAttribute("data-embed-type"), "modal");
+    const colours = await frame.locator("main").evaluate((main: any) => ({
+      main: (globalThis as any).getComputedStyle(main).backgroundColor,
+      page: (globalThis as any).getComputedStyle(main.ownerDocument.body).backgroundColor,
+    }));
+    assert.deepEqual(
+      colours,
+      { main: "rgb(255, 255, 255)", page: "rgba(0, 0, 0, 0)" },
+      "a light card on the backdrop",
+    );
+    // a click inside the booker keeps the modal open; one on the backdrop around it closes it
+    await frame.locator("button.day").first().click();
+    assert.equal(await modal.getAttribute("state"), "loaded");
+    await frame.locator("body").click({ position: { x: 4, y: 4 } });
+    await heard(page, "__closeIframe");
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelector("cal-modal-box")?.getAttribute("state") === "closed",
+      undefined,
+      {
+        timeout: 20_000,
+      },
+    );
+  } finally {
+    await b.close();
+  }
+});
+
+test("Cal('floatingButton'): the button opens the booker in a modal (embedType modal); Escape closes it", async () => {
+  const b = await browser();
+  try {
+    const page = await b.newPage();
+    await page.goto(embedding({ month: "2031-08", theme: "dark" }, "book/intro-call", "floatingButton"));
+    await page.locator("cal-floating-button button").click({ timeout: 20_000 });
+    const iframe = page.locator("iframe.cal-embed");
+    await iframe.waitFor({ state: "attached", timeout: 20_000 });
+    assert.match((await iframe.getAttribute("src"))!, /embedType=modal/);
+    await heard(page, "linkReady");
+    const frame = page.frameLocator("iframe.cal-embed");
+    await frame.locator("button.day").first().waitFor({ timeout: 20_000 });
+    assert.equal(await frame.locator("html").getAttribute("data-theme"), "dark");
+    await frame.locator("button.day").first().press("Escape");
+    await heard(page, "__closeIframe");
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelector("cal-modal-box")?.getAttribute("state") === "closed",
+      undefined,
+      {
+        timeout: 20_000,
+      },
+    );
+  } finally {
+    await b.close();
+  }
+});
+
+test("inline, a click beside the booker closes nothing: __closeIframe is a modal's only", async () => {
+  const b = await browser();
+  try {
+    const page = await b.newPage();
+    await page.goto(embedding({ month: "2031-08" }));
+    await heard(page, "linkReady");
+    const frame = page.frameLocator("iframe.cal-embed");
+    assert.equal(await frame.locator("html").getAttribute("data-embed-type"), "inline");
+    await frame.locator("body").click({ position: { x: 2, y: 2 } });
+    await frame.locator("button.day").first().press("Escape");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const types = await page.evaluate(() => (window as any).calEvents.map((e: any) => e.type));
+    assert.ok(!types.includes("__closeIframe"), types.join(","));
   } finally {
     await b.close();
   }
