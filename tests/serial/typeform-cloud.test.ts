@@ -209,6 +209,117 @@ test("cloud mode refusals: unsupported types and unsayable jumps are BAD_REQUEST
   });
 });
 
+test("cloud mode refusals on POST and PATCH too: an unsupported type is BAD_REQUEST, whether sent or patched in", async () => {
+  await inCloudMode(async () => {
+    const posted = await api("/forms", {
+      method: "POST",
+      body: JSON.stringify({ title: "Pay up", fields: [{ ref: "q", title: "q", type: "payment" }] }),
+    });
+    assert.deepEqual([posted.status, posted.body.code, posted.body.details[0].field], [
+      400,
+      "BAD_REQUEST",
+      "fields.0.type",
+    ]);
+    assert.equal((await api("/forms/pay-up")).body.code, "NOT_FOUND", "nothing was written");
+    const made = await api("/forms", { method: "POST", body: JSON.stringify({ title: "Patched refusal" }) });
+    assert.equal(made.status, 201);
+    try {
+      const patched = await api(`/forms/${made.body.id}`, {
+        method: "PATCH",
+        body: JSON.stringify([{
+          op: "add",
+          path: "/fields/-",
+          value: { ref: "n", title: "NPS?", type: "nps" },
+        }]),
+      });
+      assert.deepEqual([patched.status, patched.body.code], [400, "BAD_REQUEST"]);
+      assert.equal((await api(`/forms/${made.body.id}`)).body.fields.length, 0, "the form is as it was");
+    } finally {
+      await api(`/forms/${made.body.id}`, { method: "DELETE" });
+    }
+  });
+});
+
+test("cloud mode: an id or an expression that is not text is VALIDATION_ERROR at its path, never ignored", async () => {
+  await inCloudMode(async () => {
+    const id = await api("/forms", { method: "POST", body: JSON.stringify({ id: 5, title: "Numbered" }) });
+    assert.deepEqual([id.status, id.body.code, id.body.details[0].field], [400, "VALIDATION_ERROR", "id"]);
+    assert.equal((await api("/forms/numbered")).body.code, "NOT_FOUND", "no form was made from the title");
+    const expression = await api("/forms", {
+      method: "POST",
+      body: JSON.stringify({
+        title: "Always jumping",
+        fields: [{ ref: "a", title: "a", type: "short_text" }, { ref: "b", title: "b", type: "short_text" }],
+        logic: [{
+          type: "field",
+          ref: "a",
+          actions: [{
+            action: "jump",
+            details: { to: { type: "field", value: "b" } },
+            condition: { op: "always", vars: [] },
+          }],
+          expression: 5,
+        }],
+      }),
+    });
+    assert.deepEqual([expression.status, expression.body.code, expression.body.details[0].field], [
+      400,
+      "VALIDATION_ERROR",
+      "logic.0.expression",
+    ]);
+    assert.equal((await api("/forms/always-jumping")).body.code, "NOT_FOUND");
+  });
+});
+
+test("cloud mode: free-form settings nested past 32 levels (or 2000, or past the body's 64) are VALIDATION_ERROR on POST, PUT and PATCH", async () => {
+  const deep = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+  const deepObject = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+  await inCloudMode(async () => {
+    for (const value of [deep(33), deep(2000), deepObject(100_000)]) {
+      const posted = await api("/forms", {
+        method: "POST",
+        body: `{"title": "Deep settings", "settings": {"custom_thing": ${value}}}`,
+      });
+      assert.deepEqual([posted.status, posted.body.code, posted.body.details[0].field], [
+        400,
+        "VALIDATION_ERROR",
+        "settings.custom_thing",
+      ]);
+      const put = await api("/forms/deep-settings", {
+        method: "PUT",
+        body: `{"title": "Deep settings", "settings": {"custom_thing": ${value}}}`,
+      });
+      assert.deepEqual([put.status, put.body.details[0].field], [400, "settings.custom_thing"]);
+    }
+    assert.equal((await api("/forms/deep-settings")).body.code, "NOT_FOUND", "nothing was written");
+    const ok = await api("/forms", {
+      method: "POST",
+      body: `{"title": "Deep settings", "settings": {"custom_thing": ${deep(32)}}}`,
+    });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    try {
+      const patch = (ops: string) => api("/forms/deep-settings", { method: "PATCH", body: ops });
+      const added = await patch(`[{"op": "add", "path": "/settings/custom_thing", "value": ${deep(2000)}}]`);
+      assert.deepEqual([added.status, added.body.code], [400, "VALIDATION_ERROR"]);
+      // into the innermost of the 32 lists: 37 levels
+      const innermost = `/settings/custom_thing${"/0".repeat(31)}/-`;
+      const nested = await patch(`[{"op": "add", "path": "${innermost}", "value": ${deep(5)}}]`);
+      assert.deepEqual([nested.status, nested.body.details[0].field], [400, "settings.custom_thing"]);
+      // copies that double the definition each time stop at the size limit, not at the memory's
+      const doubling = [{ op: "add", path: "/settings/blob", value: ["x".repeat(10_000)] }];
+      for (let i = 0; i < 40; i++) {
+        doubling.push({ op: "copy", from: "/settings/blob", path: "/settings/blob/-" } as never);
+      }
+      const grown = await patch(JSON.stringify(doubling));
+      assert.deepEqual([grown.status, grown.body.code], [400, "VALIDATION_ERROR"]);
+      assert.match(grown.body.description, /a definition is at most 2000000 characters of JSON/);
+      assert.equal((await api("/forms/deep-settings")).body.settings.blob, undefined, "nothing was written");
+    } finally {
+      await api("/forms/deep-settings", { method: "DELETE" });
+    }
+  });
+});
+
 test("cloud mode PUT (201 then 200) and PATCH (RFC 6902); a failed test or a missing path is VALIDATION_ERROR; the document's own webhook stays", async () => {
   await inCloudMode(async () => {
     const made = await api("/forms/put-form", {
