@@ -1,33 +1,18 @@
-// What the store accepts as text from a client before any of it reaches Postgres: Postgres text and
-// jsonb hold neither the NUL character nor a lone UTF-16 surrogate (jsonb refuses `\ud800`; text would
-// store U+FFFD instead of what was sent), so such strings are refused as bad input at the door of every
-// route (the JSON bodies, GraphQL variables and literals, cursors) instead of failing inside a query.
+// The store's rules for client text: what Postgres can hold (shared/input-text.ts, checked at the door of
+// every route: JSON bodies, GraphQL variables and literals, cursors), and the shapes of an email, a country
+// code and a cart token.
 
-/** Whether Postgres can hold the string as it is: no NUL, no lone surrogate. */
-export function storableText(value: string): boolean {
-  return !value.includes("\u0000") && value.isWellFormed();
-}
+import { jsonPathText, jsonProblem, storableText } from "../../../shared/input-text.ts";
+
+export { storableText };
 
 /**
- * The path of the first string inside a JSON value (keys included) that Postgres cannot hold, or
- * undefined when every string is storable. Walks iteratively so a deeply nested body cannot overflow.
+ * The path (`$.lines[1].sku`) of the first string inside a JSON value, keys included, that Postgres
+ * cannot hold, or undefined when every string is storable. The store bounds a body's size, not its depth.
  */
 export function unstorablePath(value: unknown): string | undefined {
-  const stack: [unknown, string][] = [[value, "$"]];
-  while (stack.length) {
-    const [item, path] = stack.pop()!;
-    if (typeof item === "string") {
-      if (!storableText(item)) return path;
-    } else if (Array.isArray(item)) {
-      item.forEach((v, i) => stack.push([v, `${path}[${i}]`]));
-    } else if (item && typeof item === "object") {
-      for (const [key, v] of Object.entries(item)) {
-        if (!storableText(key)) return path;
-        stack.push([v, `${path}.${key}`]);
-      }
-    }
-  }
-  return undefined;
+  const problem = jsonProblem(value, Infinity);
+  return problem ? jsonPathText(["$", ...problem.path]) : undefined;
 }
 
 /**
