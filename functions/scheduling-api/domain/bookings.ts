@@ -1,6 +1,8 @@
 // Booking lifecycle: create (the admission check, in the spec's order), reschedule, cancel, confirm,
 // decline. Every change and its webhook outbox rows commit in one transaction; the exclusion
-// constraint on scheduling_holds is the last word on double booking (a lost race is 409 taken).
+// constraint on scheduling_holds is the last word on double booking (a lost race is 409 taken), and
+// the limits it cannot express (allowance, type limits, host caps) are re-checked inside the
+// transaction under advisory locks (store.lockBookingScope), so racing requests cannot exceed them.
 // @ts-types="@types/luxon"
 import { DateTime } from "luxon";
 import type { Clock } from "../../../shared/clock.ts";
