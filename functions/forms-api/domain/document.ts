@@ -380,7 +380,8 @@ export function parseParts(
       return;
     }
     if (
-      item.kind === "question" && (m = content.match(/^score\s+([+-])\s*(\d+(?:\.\d+)?)(?:\s+if\s+(.+))?$/))
+      item.kind === "question" &&
+      (m = content.match(/^score\s+([+-])\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:\s+if\s+(.+))?$/))
     ) {
       const amount = Number(m[2]);
       const entry: Json = {

@@ -682,3 +682,46 @@ test("normalizing keeps what the client sent: every property, screen and logic a
     assertKeeps(raw, normalizeDefinition(structuredClone(raw), `form-${seed}`), seed);
   }
 });
+
+test("numbers of any size or precision round-trip: score points, limits, constants and the starting score", () => {
+  for (const n of [1e21, 0.1 + 0.2, 1e-7, 1.7976931348623157e308, 5e-324, 42]) {
+    const core = normalizeDefinition({
+      title: "t",
+      variables: { score: n },
+      fields: [
+        { ref: "a", title: "a", type: "number", validations: { min_value: -n, max_value: n } },
+        { ref: "b", title: "b", type: "number" },
+      ],
+      logic: [{
+        type: "field",
+        ref: "a",
+        actions: [
+          {
+            action: "add",
+            details: { target: { type: "variable", value: "score" }, value: { type: "constant", value: n } },
+            condition: {
+              op: "greater_than",
+              vars: [{ type: "field", value: "a" }, { type: "constant", value: n }],
+            },
+          },
+          {
+            action: "jump",
+            details: { to: { type: "field", value: "b" } },
+            condition: {
+              op: "equal",
+              vars: [{ type: "field", value: "a" }, { type: "constant", value: -n }],
+            },
+          },
+        ],
+      }],
+    }, "t");
+    const text = renderDocument({ core });
+    let back;
+    try {
+      back = parseDocument(text).core;
+    } catch (error) {
+      throw new Error(`${n}: ${(error as Error).message}\n${text}`);
+    }
+    assert.deepEqual(back, core, String(n));
+  }
+});
