@@ -4,6 +4,7 @@
 // onHeightChanged, onSubmit with the response id, onClose), the visitor fills and submits the form
 // (validation message, logic jump, hidden fields from the SDK's hash), and the response is stored.
 import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import type { Browser, Frame, Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.ts";
 import { test } from "../helpers/test.ts";
@@ -56,6 +57,9 @@ function parentServer(script: string | (() => string)) {
 <script src="/embed.js"></script>
 <script>
 window.events = [];
+// every message the page posts, as sent (the SDK's callbacks see only some of them)
+window.messages = [];
+addEventListener("message", (e) => window.messages.push(e.data));
 const record = (name) => (data) => window.events.push({ name, data: data ?? null });
 const callbacks = { onReady: record("ready"), onStarted: record("started"), onQuestionChanged: record("question"),
   onHeightChanged: record("height"), onSubmit: record("submit"), onClose: record("close") };
@@ -161,6 +165,20 @@ test("embedded with createWidget: the SDK's callbacks fire and onSubmit carries 
     assert.deepEqual(row.hidden, { source: "parent-page" });
     assert.match(row.metadata.user_agent, /Chrome/);
     assert.equal(row.metadata.referer, parent.url, "the parent page is the referer");
+
+    // the raw messages: form-ready says the form is open, form-theme gives two CSS colours
+    const messages = await page.evaluate(() =>
+      (window as unknown as { messages: Record<string, unknown>[] }).messages
+    );
+    const embedId = src.searchParams.get("typeform-embed-id");
+    const readyMessage = messages.find((m) => m.type === "form-ready")!;
+    assert.deepEqual(readyMessage, { type: "form-ready", embedId, formId: slug, isClosed: false });
+    const theme = messages.find((m) => m.type === "form-theme") as { theme: Record<string, string> };
+    assert.deepEqual(Object.keys(theme.theme).sort(), ["backgroundColor", "color"]);
+    for (const colour of Object.values(theme.theme)) {
+      assert.match(colour, /^rgba?\(\d+, \d+, \d+(, [\d.]+)?\)$/);
+    }
+    assert.ok(messages.every((m) => m.embedId === embedId), "every message names the embed");
   } finally {
     await context.close();
     await parent.close();
@@ -273,6 +291,207 @@ q text: Anything?
     await page.getByText("Press Enter or tap to start").waitFor();
   } finally {
     await context.close();
+  }
+});
+
+test("the demo feedback form in the browser: every question type, file upload, numbers, progress and errors marked for assistive technology", async () => {
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${host.baseUrl}/to/feedback?utm_source=walk#ticket=T1`);
+    assert.equal(
+      await page.locator("main#form").getAttribute("aria-live"),
+      null,
+      "the page is not one live region",
+    );
+    const status = page.locator("#form-status");
+    assert.equal(await status.getAttribute("aria-live"), "polite");
+    await page.getByRole("button", { name: "Let's go" }).click();
+    assert.deepEqual(await page.locator(".number").allTextContents(), ["1.", "2.", "3.", "4."]);
+    assert.equal(await page.locator(".progress-text").textContent(), "0 of 4 answered");
+    assert.equal(await status.textContent(), "Slide 1 of 4");
+
+    // required answers missing: each question's control is marked invalid and described by its message
+    await page.getByRole("button", { name: "Continue" }).click();
+    const name = page.getByLabel("What should we call you?");
+    const email = page.getByLabel("Where can we send the slides?");
+    await page.locator('[data-ref="name"] .error').getByText("This question needs an answer.").waitFor();
+    for (const control of [name, email]) {
+      assert.equal(await control.getAttribute("aria-invalid"), "true");
+      const described = (await control.getAttribute("aria-describedby"))!.split(" ");
+      const message = page.locator('[role="alert"]', { hasText: "This question needs an answer." }).filter({
+        has: page.locator(`xpath=self::*[@id="${described.at(-1)}"]`),
+      });
+      assert.equal(await message.count(), 1, "aria-describedby names the message");
+    }
+    // the server refuses the address: only that question stays invalid
+    await name.fill("Ada");
+    await email.fill("not-an-email");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.locator('[data-ref="email"] .error:not([hidden])').waitFor();
+    assert.equal(await email.getAttribute("aria-invalid"), "true");
+    assert.equal(await name.getAttribute("aria-invalid"), null, "a question answered is no longer invalid");
+    await email.fill("ada@example.com");
+    await page.getByLabel("Your website, if you have one").fill("ada.example");
+    await page.getByLabel("A number for the raffle draw").fill("+49 30 1234567");
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    await page.getByText("How was the evening overall?").waitFor();
+    assert.equal(await page.locator(".progress-text").textContent(), "1 of 4 answered");
+    await page.locator('[data-ref="overall"] input[value="3"]').check();
+    await page.locator('[data-ref="recommend"] input[value="6"]').check();
+    await page.getByLabel("Keynote").check();
+    await page.getByLabel("Panel").check();
+    await page.locator('[data-ref="talks"] .other input').fill("Hallway track");
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    await page.getByText("What should we change?").waitFor();
+    await page.getByLabel("What should we change?").fill("More chairs");
+    const venue = page.getByLabel("Which venue suits you best?");
+    assert.deepEqual(await venue.locator("option").allTextContents(), [
+      "Choose…",
+      "City library",
+      "Harbor hall",
+      "Old school",
+    ]);
+    await venue.selectOption({ label: "Old school" });
+    await page.getByRole("button", { name: "Continue" }).click();
+
+    await page.getByText("Almost done!").waitFor();
+    await page.getByLabel("How many friends would you bring next time?").fill("3");
+    await page.locator('[data-ref="first"] input').fill("2024-05-01");
+    await page.locator('[data-ref="photo"] input[type=file]').setInputFiles({
+      name: "evening.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("a photo, in words"),
+    });
+    await page.getByText("Uploaded: evening.txt").waitFor();
+    const pictures = await page.locator('[data-ref="snack"] img').evaluateAll((els) =>
+      els.map((e) => e.getAttribute("src") ?? "")
+    );
+    assert.equal(pictures.length, 2);
+    for (const src of pictures) {
+      assert.match(src, /^\/\/[^/]+\/api\/media\//, "a media/ picture is served by the images door");
+      const picture = await fetch(`${new URL(host.baseUrl).protocol}${src}`);
+      assert.equal(picture.status, 200);
+      assert.match(picture.headers.get("content-type") ?? "", /^image\//);
+      await picture.body?.cancel();
+    }
+    await page.getByLabel("Fruit").check();
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("Thanks, see you next time!").waitFor();
+    assert.equal(await status.textContent(), "Your answers have been sent.");
+
+    const [row] = await host.ctx.sql`select token, answers, hidden, seen, ending, submitted_at
+      from public.form_responses where form = 'feedback' and answers -> 'name' ->> 'value' = 'Ada'
+      and answers -> 'improve' ->> 'value' = 'More chairs' order by landed_at desc limit 1`;
+    assert.ok(row?.submitted_at, "the response was submitted");
+    const value = (ref: string) => row.answers[ref]?.value;
+    assert.equal(value("email"), "ada@example.com");
+    assert.equal(value("site"), "https://ada.example");
+    assert.equal(value("phone"), "+49 30 1234567");
+    assert.equal(value("overall"), 3);
+    assert.equal(value("recommend"), 6);
+    assert.deepEqual(value("talks").labels, ["Keynote", "Panel", "Hallway track"]);
+    assert.equal(value("venue").label, "Old school");
+    assert.equal(value("guests"), 3);
+    assert.equal(value("first"), "2024-05-01");
+    assert.equal(row.answers.photo.type, "file_url");
+    assert.equal(value("photo").name, "evening.txt");
+    assert.equal(value("snack").label, "Fruit");
+    assert.deepEqual(row.hidden, { utm_source: "walk", ticket: "T1" });
+    assert.deepEqual(row.seen, ["group-1", "evening", "improve-slide", "group-4"]);
+    assert.equal(row.ending.ref, "default_tys");
+    const [file] = await host.ctx.sql`select size from public.storage_objects
+      where bucket = 'form-uploads' and key = ${value("photo").key}`;
+    assert.equal(file.size, Buffer.from("a photo, in words").length, "the file's bytes were stored");
+  } finally {
+    await context.close();
+  }
+});
+
+test("settings the runner follows: no progress bar, no question numbers, and with autosave off answers go when the slide is left", async () => {
+  const slug = await makeForm(
+    host,
+    "quiet",
+    `## One\nname text: Your name?\nmail email: Your email?\n\n## Two\nnote text: Anything else?\n`,
+    { show_progress_bar: false, show_question_number: false, autosave_progress: false },
+  );
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${host.baseUrl}/to/${slug}`);
+    await page.getByLabel("Your name?").fill("Quiet");
+    assert.equal(await page.getByRole("progressbar").count(), 0);
+    assert.equal(await page.locator(".number").count(), 0);
+    // well past the autosave pause: nothing is stored while the visitor stays on the slide
+    await new Promise((r) => setTimeout(r, 1500));
+    const stored = async () =>
+      (await host.ctx.sql`select answers from public.form_responses where form = ${slug}`).map((r) =>
+        r.answers
+      );
+    assert.deepEqual(await stored(), [{}]);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Anything else?").waitFor();
+    assert.equal((await stored())[0].name?.value, "Quiet", "leaving the slide stored its answers");
+  } finally {
+    await context.close();
+  }
+});
+
+test("a redirect ending on the page itself (not embedded) takes the visitor to the address", async () => {
+  const target = parentServer("");
+  const slug = await makeForm(
+    host,
+    "goto",
+    `q text: Anything?\n\n# Thank you: Bye\n  button: Onwards\n  button mode: redirect\n  redirect: ${target.url}landed\n`,
+  );
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${host.baseUrl}/to/${slug}`);
+    await page.getByLabel("Anything?").fill("no");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByRole("button", { name: "Onwards" }).click();
+    await page.waitForURL(`${target.url}landed`);
+  } finally {
+    await context.close();
+    await target.close();
+  }
+});
+
+test("embedded with onEndingButtonClick: the ending's button tells the parent instead of acting", async () => {
+  let script = "";
+  const parent = parentServer(() => script);
+  const slug = await makeForm(
+    host,
+    "endclick",
+    `q text: Anything?\n\n# Thank you: Bye {#bye}\n  button: Onwards\n  button mode: redirect\n  redirect: ${parent.url}landed\n`,
+  );
+  script = `window.tf.createWidget(${JSON.stringify(`${host.baseUrl}/to/${slug}`)}, {
+    container: document.getElementById("form"), ...callbacks, onEndingButtonClick: record("ending-button") });`;
+  const context = await (await launch()).newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(parent.url);
+    await waitForEvent(page, "ready");
+    const frame = await formFrame(page);
+    assert.equal(new URL(frame.url()).searchParams.get("typeform-embed-handle-ending-button-click"), "true");
+    await frame.getByLabel("Anything?").fill("no");
+    await frame.getByRole("button", { name: "Submit" }).click();
+    await waitForEvent(page, "submit");
+    await frame.getByRole("button", { name: "Onwards" }).click();
+    await waitForEvent(page, "ending-button");
+    const messages = await page.evaluate(() =>
+      (window as unknown as { messages: Record<string, unknown>[] }).messages
+    );
+    const click = messages.find((m) => m.type === "thank-you-screen-button-click")!;
+    assert.equal(click.ref, "bye");
+    assert.equal(new URL(page.url()).pathname, "/", "the parent stayed where it was");
+    assert.equal(new URL(frame.url()).pathname, `/to/${slug}`, "the form did not go anywhere either");
+  } finally {
+    await context.close();
+    await parent.close();
   }
 });
 
