@@ -49,6 +49,10 @@ test("errors reach the client as ApiError with the envelope's code and descripti
   assert.equal((await apiError(wrongKind.forms.list())).code, "FORBIDDEN");
   const badSize = await apiError(client.responses.list({ uid: "feedback", pageSize: 5000 }));
   assert.equal(badSize.code, "VALIDATION_ERROR");
+  // an instant Postgres cannot hold is the client's mistake, not a server error
+  const farPast = await apiError(client.responses.list({ uid: "feedback", since: "0000-01-01T00:00:00Z" }));
+  assert.equal(farPast.code, "VALIDATION_ERROR");
+  assert.match(farPast.message, /since/);
 });
 
 test("responses.list with the client's arguments, and responses.delete", async () => {
