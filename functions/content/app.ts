@@ -17,11 +17,12 @@
 //   GET  /reference, /reference/scalar.js            the API reference page (public /api) and its renderer
 //
 // Paths are relative to the function root: the host maps /api/content/* and /functions/v1/content/* here.
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
 import { openCors, requestId } from "../../shared/http.ts";
+import { storableText, unstorableParameter } from "../../shared/input-text.ts";
 import { contentAccess, type ContentEnv } from "./access.ts";
-import { ContentError, contentErrorHandler, notFound } from "./envelope.ts";
+import { badQuery, ContentError, contentErrorHandler, notFound } from "./envelope.ts";
 import { deliveryRoutes, spaceOf } from "./routes/delivery.ts";
 import { mediaHandler } from "./routes/media.ts";
 import { managementRoutes } from "./routes/management.ts";
@@ -57,6 +58,10 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
   app.notFound(() => {
     throw notFound();
   });
+
+  // the REST doors read path and query into SQL: text Postgres cannot hold stops here
+  app.use("/spaces/*", refuseUnstorableText);
+  app.use("/media/*", refuseUnstorableText);
 
   const openapi = openApiHandler(ctx);
   app.get("/openapi.json", openapi);
@@ -106,4 +111,26 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
 
   app.route("/spaces/:space", space);
   return app;
+}
+
+/**
+ * A path segment or query parameter holding text Postgres cannot store (NUL, a lone surrogate) names
+ * nothing that can exist: NotFound for the path, BadQuery for the query.
+ */
+const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
+  const url = new URL(c.req.url);
+  if (!url.pathname.split("/").every((segment) => storableText(decodedSegment(segment)))) throw notFound();
+  if (unstorableParameter(url) !== undefined) {
+    throw badQuery("A query parameter holds the NUL character or a lone surrogate, which no value can contain.");
+  }
+  await next();
+};
+
+/** A segment as the router decodes it (left as it is when it is not valid percent-encoded UTF-8). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

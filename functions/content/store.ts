@@ -79,7 +79,7 @@ export async function queryEntries(
     select ${db.unsafe(ENTRY_COLUMNS)}, count(*) over () as total
     from public.content_entries e
     where ${where}
-    order by ${entryOrder(db, query.order, localeChain)}
+    order by ${entryOrder(db, query.order, localeChain, maskedFields(query))}
     limit ${query.limit} offset ${query.skip}`;
   if (rows.length > 0 || (query.skip === 0 && query.limit > 0)) return { rows, total: rows[0]?.total ?? 0 };
   const [{ total }] = await db<{ total: number }[]>`
@@ -138,51 +138,68 @@ export type SyncKind = "Entry" | "Asset" | "DeletedEntry" | "DeletedAsset";
 export interface SyncItemRow {
   kind: SyncKind;
   id: string;
+  /** the transaction that made the change (migration 20261124000200) */
+  change_xid: number;
   change_seq: number;
 }
 
-/** The current high-water mark: a delta token issued now sees every later change. */
-export async function currentChangeSeq(db: Db): Promise<number> {
-  const [{ seq }] = await db<{ seq: number }[]>`
-    select greatest(
-      (select coalesce(max(change_seq), 0) from public.content_entries),
-      (select coalesce(max(change_seq), 0) from public.content_assets),
-      (select coalesce(max(change_seq), 0) from public.content_tombstones)) as seq`;
-  return seq;
+/**
+ * The mark a sync may go up to now: every transaction below it has finished, so each change they made is
+ * visible and none can still appear below it (a sequence number would not do: numbers are taken before
+ * commit, so a lower one can become visible after a higher one). A long-running writing transaction holds
+ * the mark back until it ends; its changes and everything after them then come in the next delta.
+ */
+export async function finishedTransactionsBelow(db: Db): Promise<number> {
+  const [{ xmin }] = await db<{ xmin: number }[]>`
+    select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as xmin`;
+  return xmin;
 }
 
 /**
- * The next page of sync items after `after` (exclusive) up to `until` (inclusive), in change order.
- * Only ids and sequence numbers: the caller loads the page's entities in two batched reads.
+ * The next page of sync items: changes made by transactions from `from` (inclusive) to `to` (exclusive),
+ * after `cursor` when paging on, in change order. Only ids and positions: the caller loads the page's
+ * entities in batched reads.
  */
 export function syncPage(
   db: Db,
-  input: { stage: Stage; kinds: SyncKind[]; contentType?: string; after: number; until: number; limit: number },
+  input: {
+    stage: Stage;
+    kinds: SyncKind[];
+    contentType?: string;
+    from: number;
+    to: number;
+    cursor?: { xid: number; seq: number };
+    limit: number;
+  },
 ): Promise<SyncItemRow[]> {
-  const { stage, kinds, contentType, after, until, limit } = input;
+  const { stage, kinds, contentType, from, to, cursor, limit } = input;
   const want = (k: SyncKind) => kinds.includes(k);
+  const window = db`change_xid >= ${String(from)}::xid8 and change_xid < ${String(to)}::xid8
+    ${cursor ? db`and (change_xid, change_seq) > (${String(cursor.xid)}::xid8, ${cursor.seq}::bigint)` : db``}`;
   const parts: Fragment[] = [];
   if (want("Entry")) {
-    parts.push(db`select 'Entry' as kind, id, change_seq from public.content_entries
-      where stage = ${stage} and change_seq > ${after} and change_seq <= ${until}
+    parts.push(db`select 'Entry' as kind, id, change_xid, change_seq from public.content_entries
+      where stage = ${stage} and ${window}
       ${contentType ? db`and model_id = ${contentType}` : db``}`);
   }
   if (want("Asset") && !contentType) {
-    parts.push(db`select 'Asset' as kind, id, change_seq from public.content_assets
-      where published and change_seq > ${after} and change_seq <= ${until}`);
+    parts.push(db`select 'Asset' as kind, id, change_xid, change_seq from public.content_assets
+      where published and ${window}`);
   }
   if (want("DeletedEntry")) {
-    parts.push(db`select kind, id, change_seq from public.content_tombstones
-      where stage = ${stage} and kind = 'DeletedEntry' and change_seq > ${after} and change_seq <= ${until}
+    parts.push(db`select kind, id, change_xid, change_seq from public.content_tombstones
+      where stage = ${stage} and kind = 'DeletedEntry' and ${window}
       ${contentType ? db`and model_id = ${contentType}` : db``}`);
   }
   if (want("DeletedAsset") && !contentType) {
-    parts.push(db`select kind, id, change_seq from public.content_tombstones
-      where stage = 'published' and kind = 'DeletedAsset' and change_seq > ${after} and change_seq <= ${until}`);
+    parts.push(db`select kind, id, change_xid, change_seq from public.content_tombstones
+      where stage = 'published' and kind = 'DeletedAsset' and ${window}`);
   }
   if (parts.length === 0) return Promise.resolve([]);
   const union = parts.reduce((acc, part) => db`${acc} union all ${part}`);
-  return db<SyncItemRow[]>`select * from (${union}) items order by change_seq limit ${limit}`;
+  return db<SyncItemRow[]>`
+    select kind, id, change_xid::text::bigint as change_xid, change_seq from (${union}) items
+    order by items.change_xid, change_seq limit ${limit}`;
 }
 
 export interface TombstoneRow {
@@ -215,10 +232,6 @@ function fieldJson(db: Db, field: string, chain: string[]): Fragment {
   return rest.length === 0 ? head : db`coalesce(${head}, ${fieldJson(db, field, rest)})`;
 }
 
-function fieldText(db: Db, field: string, chain: string[]): Fragment {
-  return db`(${fieldJson(db, field, chain)} #>> '{}')`;
-}
-
 function likePatterns(words: string[]): string[] {
   return words.map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
 }
@@ -226,15 +239,53 @@ function likePatterns(words: string[]): string[] {
 function entryConditions(db: Db, stage: Stage, q: CollectionQuery, chain: string[]): Fragment {
   const parts: Fragment[] = [db`e.stage = ${stage}`];
   if (q.contentType) parts.push(db`e.model_id = ${q.contentType.id}`);
-  if (q.words.length) parts.push(db`e.search_text ilike all(${likePatterns(q.words)}::text[])`);
-  if (q.linksToEntry !== undefined) parts.push(db`e.links @> array[${q.linksToEntry}::text]`);
-  if (q.linksToAsset !== undefined) parts.push(db`e.asset_links @> array[${q.linksToAsset}::text]`);
-  for (const filter of q.filters) parts.push(entryFilter(db, filter, chain));
+  if (q.words.length) parts.push(db`${searchedText(db, q)} ilike all(${likePatterns(q.words)}::text[])`);
+  if (q.linksToEntry !== undefined) parts.push(linksTo(db, q, "Entry", q.linksToEntry));
+  if (q.linksToAsset !== undefined) parts.push(linksTo(db, q, "Asset", q.linksToAsset));
+  const masked = maskedFields(q);
+  for (const filter of q.filters) parts.push(entryFilter(db, filter, chain, masked));
   if (q.where) parts.push(entryCondition(db, stage, q.where, chain));
   return and(db, parts);
 }
 
-function entryFilter(db: Db, filter: Filter, chain: string[]): Fragment {
+// ---- gated bodies: a caller without gated access finds entries only by what it may read of them ----
+
+/** The query's content type's body fields, which read as absent on entries other than guest ones. */
+function maskedFields(q: CollectionQuery): Set<string> | undefined {
+  if (!q.withheld || !q.contentType) return undefined;
+  return new Set(q.withheld.bodies[q.contentType.id] ?? []);
+}
+
+/** The ids listed for the row's content type in a per-content-type map, as text[]. */
+function listedFor(db: Db, map: Record<string, string[]>): Fragment {
+  return db`array(select jsonb_array_elements_text(${JSON.stringify(map)}::jsonb -> e.model_id))`;
+}
+
+/** What `query` searches: the whole entry's text, or, where the body is withheld, its other text fields'. */
+function searchedText(db: Db, q: CollectionQuery): Fragment {
+  if (!q.withheld) return db`e.search_text`;
+  return db`(case when e.access = 'guest' then e.search_text else coalesce((
+    select string_agg(v #>> '{}', ' ')
+    from jsonb_each(e.fields) f(field, value), jsonb_path_query(f.value, 'strict $.**') v
+    where f.field = any(${listedFor(db, q.withheld.text)}) and jsonb_typeof(v) = 'string'), '') end)`;
+}
+
+/** links_to_entry / links_to_asset: a link anywhere in the entry, or, where the body is withheld, outside it. */
+function linksTo(db: Db, q: CollectionQuery, linkType: "Entry" | "Asset", id: string): Fragment {
+  const anywhere = db`${linkType === "Entry" ? db`e.links` : db`e.asset_links`} @> array[${id}::text]`;
+  if (!q.withheld) return anywhere;
+  return db`(${anywhere} and (e.access = 'guest' or jsonb_path_exists(e.fields - ${listedFor(db, q.withheld.bodies)},
+    '$.** ? (@.type == "Link" && @.linkType == $type && @.id == $id)',
+    jsonb_build_object('type', ${linkType}::text, 'id', ${id}::text))))`;
+}
+
+/** A field's value for filters and orders: null where it is a withheld body. */
+function fieldValue(db: Db, field: string, chain: string[], masked?: Set<string>): Fragment {
+  const json = fieldJson(db, field, chain);
+  return masked?.has(field) ? db`(case when e.access = 'guest' then ${json} end)` : json;
+}
+
+function entryFilter(db: Db, filter: Filter, chain: string[], masked?: Set<string>): Fragment {
   const { target, op, values } = filter;
   if (target.kind === "sys") {
     switch (target.field) {
@@ -251,7 +302,7 @@ function entryFilter(db: Db, filter: Filter, chain: string[]): Fragment {
     }
   }
   if (target.kind !== "field") throw unsupported(op);
-  const json = fieldJson(db, target.field, chain);
+  const json = fieldValue(db, target.field, chain, masked);
   if (op === "exists") return values[0] === "true" ? db`${json} is not null` : db`${json} is null`;
   if (op === "match") return db`${json}::text ilike all(${likePatterns(values[0].split(/\s+/).filter(Boolean))}::text[])`;
   switch (target.valueKind) {
@@ -264,7 +315,7 @@ function entryFilter(db: Db, filter: Filter, chain: string[]): Fragment {
     case "json":
       throw unsupported(op);
     default:
-      return scalarCondition(db, fieldText(db, target.field, chain), op, values, target.valueKind);
+      return scalarCondition(db, db`(${json} #>> '{}')`, op, values, target.valueKind);
   }
 }
 
@@ -368,7 +419,7 @@ function direction(db: Db, order: Order): Fragment {
   return order.descending ? db`desc nulls last` : db`asc nulls last`;
 }
 
-function entryOrder(db: Db, orders: Order[], chain: string[]): Fragment {
+function entryOrder(db: Db, orders: Order[], chain: string[], masked?: Set<string>): Fragment {
   const list = orders.length ? orders : [{ target: { kind: "sys", field: "createdAt" }, descending: true } as Order];
   const parts = list.map((order) => {
     const t = order.target;
@@ -382,7 +433,7 @@ function entryOrder(db: Db, orders: Order[], chain: string[]): Fragment {
         ? db`e.revision`
         : db`e.id`;
     } else if (t.kind === "field") {
-      column = castOf(db, fieldText(db, t.field, chain), t.valueKind);
+      column = castOf(db, db`(${fieldValue(db, t.field, chain, masked)} #>> '{}')`, t.valueKind);
     } else throw unsupported("order");
     return db`${column} ${direction(db, order)}`;
   });

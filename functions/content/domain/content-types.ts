@@ -32,6 +32,28 @@ export function bodyFieldIds(model: ContentModel): Set<string> {
   return ids;
 }
 
+/**
+ * The fields whose text `query` finds an entry by, body aside: the kinds of text the site import and
+ * management writes put in search_text besides the body (shared/site/content-dir.ts, summarize).
+ */
+export function searchedTextFieldIds(model: ContentModel): string[] {
+  const body = bodyFieldIds(model);
+  return model.fields
+    .filter((f) => !body.has(f.id))
+    .filter((f) =>
+      f.type === "Symbol" || f.type === "Text" || f.type === "Object" ||
+      (f.type === "Array" && f.items?.type !== "Link")
+    )
+    .map((f) => f.id);
+}
+
 export function isLinkField(field: ContentTypeField): boolean {
   return field.type === "Link" || (field.type === "Array" && field.items?.type === "Link");
+}
+
+/** The content types a link field (or a list of links) may name: its linkContentType validation, if any. */
+export function linkContentTypes(field: ContentTypeField): string[] | undefined {
+  const validations = (field.type === "Array" ? field.items?.validations : field.validations) ?? [];
+  const allowed = validations.find((v) => Array.isArray(v.linkContentType))?.linkContentType;
+  return Array.isArray(allowed) ? allowed.filter((t): t is string => typeof t === "string") : undefined;
 }

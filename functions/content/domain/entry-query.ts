@@ -2,7 +2,8 @@
 // Pure: validation against the site's locales and content types, no database access.
 import { badQuery, ContentError } from "../envelope.ts";
 import type { ContentModel, ContentTypeField } from "./content-types.ts";
-import { findField } from "./content-types.ts";
+import { bodyFieldIds, findField, searchedTextFieldIds } from "./content-types.ts";
+import { parseDate } from "../../../shared/site/content-dir.ts";
 
 export type Operator =
   | "eq"
@@ -78,6 +79,27 @@ export interface CollectionQuery {
   where?: Condition;
   /** where the caller sees library files (absolute, up to the asset id): asset url filters and orders need it */
   mediaPrefix?: string;
+  /** set when the caller may not read gated bodies: what entries other than guest ones keep from them */
+  withheld?: WithheldBodies;
+}
+
+/**
+ * Per content type, what a caller without gated access may not search, filter, order or match links by
+ * on entries that are not guest ones: their body fields (which read as absent there), so `query` searches
+ * only the listed text fields there and links count only outside the body.
+ */
+export interface WithheldBodies {
+  bodies: Record<string, string[]>;
+  text: Record<string, string[]>;
+}
+
+export function withheldBodies(models: Map<string, ContentModel>): WithheldBodies {
+  const withheld: WithheldBodies = { bodies: {}, text: {} };
+  for (const model of models.values()) {
+    withheld.bodies[model.id] = [...bodyFieldIds(model)];
+    withheld.text[model.id] = searchedTextFieldIds(model);
+  }
+  return withheld;
 }
 
 /** select: sys is always whole; fields either whole or the named ones. */
@@ -127,16 +149,19 @@ const PLAIN_ARGS = new Set([
   "cursor",
 ]);
 
+/** A content_type argument naming no content type (entries, sync). */
+export function unknownContentType(id: string): ContentError {
+  return new ContentError("InvalidQuery", `Unknown content type: ${id}`, {
+    errors: [{ name: "unknownContentType", value: id }],
+  });
+}
+
 export function parseEntriesQuery(params: URLSearchParams, ctx: QueryContext): CollectionQuery {
   const typeId = params.get("content_type") ?? undefined;
   let contentType: ContentModel | undefined;
   if (typeId !== undefined) {
     contentType = ctx.models.get(typeId);
-    if (!contentType) {
-      throw new ContentError("InvalidQuery", `Unknown content type: ${typeId}`, {
-        errors: [{ name: "unknownContentType", value: typeId }],
-      });
-    }
+    if (!contentType) throw unknownContentType(typeId);
   }
   const query: CollectionQuery = {
     contentType,
@@ -182,6 +207,14 @@ export function parseAssetsQuery(params: URLSearchParams, ctx: QueryContext): Co
     if (filter) query.filters.push(filter);
   }
   return query;
+}
+
+/** limit (1 to 1000, default 100) and skip of a list that takes no other argument (content types, locales). */
+export function parsePage(params: URLSearchParams): { limit: number; skip: number } {
+  return {
+    limit: intArg(params, "limit", 100, 1, 1000),
+    skip: intArg(params, "skip", 0, 0, Number.MAX_SAFE_INTEGER),
+  };
 }
 
 export function parseLocale(value: string | null, locales: string[]): string {
@@ -260,13 +293,18 @@ function parseFilter(
   if (op === "exists" && value !== "true" && value !== "false") {
     throw badQuery(`[exists] takes true or false: ${name}`);
   }
-  const values = op === "in" || op === "nin" || op === "all" ? value.split(",").map((v) => v.trim()) : [value];
-  for (const v of values) checkValue(target, op, v, name);
+  const values = (op === "in" || op === "nin" || op === "all" ? value.split(",").map((v) => v.trim()) : [value])
+    .map((v) => checkValue(target, op, v, name));
   return { target, op, values };
 }
 
-function checkValue(target: FilterTarget, op: Operator, value: string, name: string): void {
-  if (op === "exists" || op === "match") return;
+/** A decimal number as Postgres's numeric reads it (no hex, no Infinity or NaN, nothing blank), of a sane length. */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?\s*$/;
+const MAX_NUMBER_TEXT = 64;
+
+/** The value as SQL compares it (a date as its instant), or BadQuery for a value the field cannot hold. */
+function checkValue(target: FilterTarget, op: Operator, value: string, name: string): string {
+  if (op === "exists" || op === "match") return value;
   const kind = target.kind === "sys"
     ? (target.field === "createdAt" || target.field === "updatedAt"
       ? "date"
@@ -276,14 +314,24 @@ function checkValue(target: FilterTarget, op: Operator, value: string, name: str
     : target.kind === "field" && !target.linkId
     ? target.valueKind
     : "text";
-  if (kind === "number" && !Number.isFinite(Number(value))) throw badQuery(`${name} takes a number`);
-  if (kind === "date" && Number.isNaN(Date.parse(value))) throw badQuery(`${name} takes a date`);
+  if (kind === "number") {
+    if (value.length > MAX_NUMBER_TEXT || !DECIMAL.test(value) || !Number.isFinite(Number(value))) {
+      throw badQuery(`${name} takes a number`);
+    }
+    return value.trim();
+  }
+  if (kind === "date") {
+    const date = parseDate(value);
+    if (!date) throw badQuery(`${name} takes an ISO 8601 date or instant such as 2024-03-01 or 2024-03-01T10:00:00Z`);
+    return date.toISOString();
+  }
   if (kind === "boolean" && value !== "true" && value !== "false") throw badQuery(`${name} takes true or false`);
   if (["lt", "lte", "gt", "gte"].includes(op) && !["number", "date", "text"].includes(kind)) {
     throw new ContentError("InvalidQuery", `[${op}] does not apply to ${name.split("[")[0]}`, {
       errors: [{ name: "unsupportedOperator", operator: op }],
     });
   }
+  return value;
 }
 
 export function valueKindOf(field: ContentTypeField): ValueKind {

@@ -5,7 +5,14 @@ import { localeChain } from "../../../shared/site.ts";
 import type { ContentEnv } from "../access.ts";
 import { collection, ContentError, gitModeRefusal, notFound } from "../envelope.ts";
 import { resolveIncludes } from "../domain/includes.ts";
-import { parseAssetsQuery, parseEntriesQuery, parseLocale, parseSelect } from "../domain/entry-query.ts";
+import {
+  parseAssetsQuery,
+  parseEntriesQuery,
+  parseLocale,
+  parsePage,
+  parseSelect,
+  withheldBodies,
+} from "../domain/entry-query.ts";
 import { shapeAsset, shapeContentType, shapeEntry, shapeLocale, type ShapeContext } from "../domain/shape.ts";
 import { modelsFor } from "../models.ts";
 import { sendJson } from "../respond.ts";
@@ -51,14 +58,16 @@ export function deliveryRoutes(ctx: FunctionContext) {
   });
 
   app.get("/locales", (c) => {
+    const page = parsePage(new URL(c.req.url).searchParams);
     const items = c.get("site").locales.map(shapeLocale);
-    return sendJson(c, collection(items, { total: items.length, skip: 0, limit: 1000 }));
+    return sendJson(c, collection(items.slice(page.skip, page.skip + page.limit), { total: items.length, ...page }));
   });
 
   app.get("/content_types", async (c) => {
+    const page = parsePage(new URL(c.req.url).searchParams);
     const models = [...(await modelsFor(ctx.sql, c.get("site"))).values()];
-    const items = models.map((m) => shapeContentType(m, spaceOf(c)));
-    return sendJson(c, collection(items, { total: items.length, skip: 0, limit: 1000 }));
+    const items = models.slice(page.skip, page.skip + page.limit).map((m) => shapeContentType(m, spaceOf(c)));
+    return sendJson(c, collection(items, { total: models.length, ...page }));
   });
 
   app.get("/content_types/:id", async (c) => {
@@ -71,6 +80,8 @@ export function deliveryRoutes(ctx: FunctionContext) {
     const site = c.get("site");
     const models = await modelsFor(ctx.sql, site);
     const query = parseEntriesQuery(new URL(c.req.url).searchParams, { locales: siteLocales(c), models });
+    // a caller without gated access finds entries only by what it may read of them
+    if (!c.get("access").gated) query.withheld = withheldBodies(models);
     const chain = localeChain(site, query.locale === "*" ? siteLocales(c)[0] : query.locale);
     const stage = c.get("access").stage;
     const { rows, total } = await queryEntries(ctx.sql, stage, query, chain);

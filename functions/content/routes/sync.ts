@@ -3,14 +3,21 @@ import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import type { ContentEnv } from "../access.ts";
 import { badQuery } from "../envelope.ts";
-import { shapeAsset, shapeEntry, spaceLink, environmentLink } from "../domain/shape.ts";
-import { decodeSyncToken, encodeSyncToken, SYNC_TYPES, type SyncPosition, type SyncType } from "../domain/sync-token.ts";
+import { unknownContentType } from "../domain/entry-query.ts";
+import { environmentLink, shapeAsset, shapeEntry, spaceLink } from "../domain/shape.ts";
+import {
+  decodeSyncToken,
+  encodeSyncToken,
+  SYNC_TYPES,
+  type SyncPosition,
+  type SyncType,
+} from "../domain/sync-token.ts";
 import { modelsFor } from "../models.ts";
 import { sendJson } from "../respond.ts";
 import {
   assetsByIds,
-  currentChangeSeq,
   entriesByIds,
+  finishedTransactionsBelow,
   type SyncKind,
   syncPage,
   tombstonesByIds,
@@ -46,40 +53,52 @@ export function syncHandler(ctx: FunctionContext) {
         if (params.has(name)) throw badQuery(`sync_token cannot be combined with ${name}`);
       }
       const decoded = await decodeSyncToken(token, secret);
-      if (!decoded || decoded.stage !== stage) throw badQuery("The sync token is not valid for this space.", { errors: [{ name: "invalidSyncToken" }] });
+      if (!decoded || decoded.stage !== stage) {
+        throw badQuery("The sync token is not valid for this space.", {
+          errors: [{ name: "invalidSyncToken" }],
+        });
+      }
       position = decoded;
     } else if (params.get("initial") === "true") {
       const type = (params.get("type") ?? "all") as SyncType;
       if (!SYNC_TYPES.includes(type)) throw badQuery(`type must be one of ${SYNC_TYPES.join(", ")}`);
       const contentType = params.get("content_type") ?? undefined;
       if (contentType !== undefined) {
-        if (type !== "Entry" && type !== "all") throw badQuery("content_type narrows a sync of type Entry only");
+        if (type !== "Entry" && type !== "all") {
+          throw badQuery("content_type narrows a sync of type Entry only");
+        }
         const models = await modelsFor(ctx.sql, c.get("site"));
-        if (!models.has(contentType)) throw badQuery(`Unknown content type: ${contentType}`);
+        if (!models.has(contentType)) throw unknownContentType(contentType);
       }
-      position = { stage, type: contentType ? "Entry" : type, contentType, after: 0, initial: true };
+      position = { stage, type: contentType ? "Entry" : type, contentType, from: 0, initial: true };
     } else {
       throw badQuery("Send initial=true or a sync_token.");
     }
 
-    const until = position.until ?? await currentChangeSeq(ctx.sql);
+    const to = position.to ?? await finishedTransactionsBelow(ctx.sql);
     const page = await syncPage(ctx.sql, {
       stage,
       kinds: kindsOf(position.type, position.initial),
       contentType: position.contentType,
-      after: position.after,
-      until,
+      from: position.from,
+      to,
+      cursor: position.cursor,
       limit: SYNC_PAGE_SIZE,
     });
     const items = await loadItems(ctx, c, page.map((p) => ({ kind: p.kind, id: p.id })));
     const full = page.length === SYNC_PAGE_SIZE;
+    const { to: _to, cursor: _cursor, ...narrowing } = position;
+    const last = page[page.length - 1];
     const next: SyncPosition = full
-      ? { ...position, after: page[page.length - 1].change_seq, until }
-      : { ...position, after: until, until: undefined, initial: false };
+      ? { ...narrowing, to, cursor: { xid: last.change_xid, seq: last.change_seq } }
+      : { ...narrowing, from: to, initial: false };
     const nextToken = await encodeSyncToken(next, secret);
     // the client reads only the token from this address, but people follow it by hand too: give the
     // public one (the function sees its own, rewritten path)
-    const nextUrl = `${ctx.config.publicUrl}/api/content/spaces/${encodeURIComponent(spaceOf(c))}/environments/master/sync` +
+    const nextUrl =
+      `${ctx.config.publicUrl}/api/content/spaces/${
+        encodeURIComponent(spaceOf(c))
+      }/environments/master/sync` +
       `?sync_token=${nextToken}`;
     return sendJson(c, {
       sys: { type: "Array" },
@@ -89,7 +108,11 @@ export function syncHandler(ctx: FunctionContext) {
   };
 }
 
-async function loadItems(ctx: FunctionContext, c: Context<ContentEnv>, refs: { kind: SyncKind; id: string }[]) {
+async function loadItems(
+  ctx: FunctionContext,
+  c: Context<ContentEnv>,
+  refs: { kind: SyncKind; id: string }[],
+) {
   const stage = c.get("access").stage;
   const ids = (kind: SyncKind) => refs.filter((r) => r.kind === kind).map((r) => r.id);
   const deletedIds = [...ids("DeletedEntry"), ...ids("DeletedAsset")];
