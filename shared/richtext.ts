@@ -100,14 +100,118 @@ function assetLink(id: string): RichTextLink {
   return { sys: { type: "Link", linkType: "Asset", id } };
 }
 
-/** The document's text: inline text run together, blocks on lines of their own (for full-text search). */
+/**
+ * The document's text: inline text run together, blocks on lines of their own (for full-text search).
+ * Whatever it is given (a stored document may predate any check) it reads what it can and never throws.
+ */
 export function richTextPlainText(node: RichTextNode | RichTextDocument): string {
-  if (node.nodeType === "text") return (node as RichTextText).value;
-  const content = (node as RichTextBlock).content ?? [];
-  const inline = node.nodeType === "paragraph" || node.nodeType === "hyperlink" ||
-    node.nodeType.startsWith("heading-");
+  if (!node || typeof node !== "object") return "";
+  if (node.nodeType === "text") {
+    const value = (node as RichTextText).value;
+    return typeof value === "string" ? value : "";
+  }
+  const content: unknown = (node as RichTextBlock).content;
+  if (!Array.isArray(content)) return "";
+  const nodeType = typeof node.nodeType === "string" ? node.nodeType : "";
+  const inline = nodeType === "paragraph" || nodeType.endsWith("hyperlink") || nodeType.startsWith("heading-");
   const parts = content.map((child) => richTextPlainText(child));
   return inline ? parts.join("") : parts.filter((part) => part !== "").join("\n");
+}
+
+const HEADING_TYPES = ["heading-1", "heading-2", "heading-3", "heading-4", "heading-5", "heading-6"];
+const INLINE_TYPES = ["text", "hyperlink", "entry-hyperlink", "asset-hyperlink", "embedded-entry-inline"];
+const EMBEDDED_BLOCKS = ["embedded-entry-block", "embedded-asset-block"];
+const LISTS = ["unordered-list", "ordered-list"];
+const TOP_LEVEL = ["paragraph", ...HEADING_TYPES, ...LISTS, "hr", "blockquote", ...EMBEDDED_BLOCKS, "table"];
+
+/**
+ * The node kinds a document may hold and what each may contain, as the delivery clients' renderers
+ * expect them: the spec's node list plus the entry embeds and hyperlinks the reference lists. Resource
+ * links (embedded-resource-*) name other spaces, which a site does not have, so they are not taken.
+ */
+const CHILDREN: Record<string, readonly string[]> = {
+  "document": TOP_LEVEL,
+  "paragraph": INLINE_TYPES,
+  ...Object.fromEntries(HEADING_TYPES.map((type) => [type, INLINE_TYPES])),
+  "unordered-list": ["list-item"],
+  "ordered-list": ["list-item"],
+  "list-item": ["paragraph", ...HEADING_TYPES, ...LISTS, "hr", "blockquote", ...EMBEDDED_BLOCKS],
+  "blockquote": ["paragraph"],
+  "hr": [],
+  "table": ["table-row"],
+  "table-row": ["table-cell", "table-header-cell"],
+  "table-cell": ["paragraph", ...LISTS],
+  "table-header-cell": ["paragraph"],
+  "hyperlink": ["text"],
+  "entry-hyperlink": ["text"],
+  "asset-hyperlink": ["text"],
+  "embedded-entry-block": [],
+  "embedded-asset-block": [],
+  "embedded-entry-inline": [],
+  "text": [],
+};
+
+/** Nodes whose data.target must be a link, and the kind of thing it links to. */
+const TARGETS: Record<string, "Entry" | "Asset"> = {
+  "embedded-entry-block": "Entry",
+  "embedded-entry-inline": "Entry",
+  "entry-hyperlink": "Entry",
+  "embedded-asset-block": "Asset",
+  "asset-hyperlink": "Asset",
+};
+
+export const RICH_TEXT_MARKS = ["bold", "italic", "underline", "code", "superscript", "subscript", "strikethrough"];
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Why `value` is not a rich-text document a client can render, or undefined when it is one: every node
+ * a known kind in a place that kind may stand, with its data object and content list; text nodes with
+ * a string value and marks of known types; hyperlinks with a uri; embeds and entry or asset hyperlinks
+ * with a link target. The reason names the node (`content[0].content[2]`). Walks without recursion.
+ */
+export function richTextProblem(value: unknown): string | undefined {
+  if (!isPlainObject(value) || value.nodeType !== "document") {
+    return "a rich-text value is a document { nodeType: 'document', data: {}, content: [...] }";
+  }
+  const pending: { node: unknown; at: string; allowed: readonly string[] }[] = [
+    { node: value, at: "the document", allowed: ["document"] },
+  ];
+  while (pending.length) {
+    const { node, at, allowed } = pending.pop()!;
+    if (!isPlainObject(node) || typeof node.nodeType !== "string") return `${at} is not a node { nodeType, data, content }`;
+    const type = node.nodeType;
+    if (!(type in CHILDREN)) return `${at} has the unknown nodeType ${JSON.stringify(type).slice(0, 60)}`;
+    if (!allowed.includes(type)) return `${at}: a ${type} cannot stand there (it may hold ${allowed.join(", ")})`;
+    if (!isPlainObject(node.data)) return `${at}: a ${type} needs a data object`;
+    if (type === "text") {
+      if (typeof node.value !== "string") return `${at}: a text node needs a string value`;
+      if (!Array.isArray(node.marks)) return `${at}: a text node needs a marks list ([] for none)`;
+      const mark = node.marks.find((m) => !isPlainObject(m) || !RICH_TEXT_MARKS.includes(m.type as string));
+      if (mark !== undefined) return `${at}: a mark is one of { type: ${RICH_TEXT_MARKS.join(" | ")} }`;
+      continue;
+    }
+    if (type === "hyperlink" && typeof node.data.uri !== "string") return `${at}: a hyperlink needs data.uri`;
+    const linkType = TARGETS[type];
+    if (linkType && !isLink(node.data.target, linkType)) {
+      return `${at}: a ${type} needs data.target { sys: { type: 'Link', linkType: '${linkType}', id } }`;
+    }
+    if (!Array.isArray(node.content)) return `${at}: a ${type} needs a content list`;
+    const children = CHILDREN[type];
+    if (!children.length && node.content.length) return `${at}: a ${type} holds no content ([])`;
+    for (let i = node.content.length - 1; i >= 0; i--) {
+      const path = at === "the document" ? `content[${i}]` : `${at}.content[${i}]`;
+      pending.push({ node: node.content[i], at: path, allowed: children });
+    }
+  }
+  return undefined;
+}
+
+function isLink(value: unknown, linkType: "Entry" | "Asset"): boolean {
+  const sys = isPlainObject(value) ? value.sys : undefined;
+  return isPlainObject(sys) && sys.type === "Link" && sys.linkType === linkType && typeof sys.id === "string" &&
+    sys.id !== "";
 }
 
 /** Every link target in a document, in document order, with the kind of node holding it. */

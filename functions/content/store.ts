@@ -583,11 +583,6 @@ export async function modelFolder(db: Db, modelId: string): Promise<string | und
   return row?.folder;
 }
 
-export async function entryIdTaken(db: Db, id: string): Promise<boolean> {
-  const [row] = await db`select 1 from public.content_entries where id = ${id} limit 1`;
-  return Boolean(row);
-}
-
 /** Processed library files among `ids`, and library paths to their ids (links must name them). */
 export async function libraryFiles(
   db: Db,
@@ -608,16 +603,23 @@ export interface EntryValuesRow {
   searchText: string;
 }
 
+/**
+ * A new entry's draft; false when the id is taken, also by a create running at the same moment (the
+ * insert waits for that one to commit, then skips: no unique-violation error, no trigger fires).
+ */
 export async function insertDraft(
   tx: Tx,
   input: { id: string; modelId: string; path: string; values: EntryValuesRow; now: Date; createdAt: Date },
-): Promise<void> {
+): Promise<boolean> {
   const { values } = input;
-  await tx`
+  const inserted = await tx`
     insert into public.content_entries
       (stage, id, model_id, path, fields, links, asset_links, search_text, revision, created_at, updated_at)
     values ('preview', ${input.id}, ${input.modelId}, ${input.path}, ${tx.json(values.fields as never)},
-            ${values.links}::text[], ${values.assetLinks}::text[], ${values.searchText}, 0, ${input.createdAt}, ${input.now})`;
+            ${values.links}::text[], ${values.assetLinks}::text[], ${values.searchText}, 0, ${input.createdAt}, ${input.now})
+    on conflict do nothing
+    returning 1`;
+  return inserted.length === 1;
 }
 
 /**
@@ -729,18 +731,24 @@ export interface AssetText {
   description: Record<string, string>;
 }
 
-/** A new asset waiting for its file: not in the library (published false) until processed. */
+/**
+ * A new asset waiting for its file: not in the library (published false) until processed. False when
+ * the id is taken, also by a create running at the same moment (as insertDraft).
+ */
 export async function insertPendingAsset(
   tx: Tx,
   input: { id: string; text: AssetText; file: PendingFile; path: string; now: Date },
-): Promise<void> {
-  await tx`
+): Promise<boolean> {
+  const inserted = await tx`
     insert into public.content_assets
       (id, path, file_name, content_type, size, title, description, content_hash, storage_key, published,
        pending_file, revision, created_at, updated_at)
     values (${input.id}, ${input.path}, ${input.file.fileName}, ${input.file.contentType}, 0,
             ${tx.json(input.text.title)}, ${tx.json(input.text.description)}, '', ${input.path}, false,
-            ${tx.json(input.file as never)}, 0, ${input.now}, ${input.now})`;
+            ${tx.json(input.file as never)}, 0, ${input.now}, ${input.now})
+    on conflict do nothing
+    returning 1`;
+  return inserted.length === 1;
 }
 
 /** Replaces title and description; a new pending file when one is given (null keeps the current). */

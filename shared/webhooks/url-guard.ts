@@ -16,6 +16,8 @@ export interface CheckOptions {
 export function webhookUrlProblem(url: string): string | undefined {
   if (typeof url !== "string" || !url.trim()) return "url is required";
   if (url.length > 2048) return "url is longer than 2048 characters";
+  // the URL parser would drop tabs and newlines silently and keep the rest: refuse what was sent
+  if (/[\u0000-\u001f\u007f]/.test(url)) return "url may not contain control characters";
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -26,6 +28,24 @@ export function webhookUrlProblem(url: string): string | undefined {
   if (!parsed.hostname) return "url has no host";
   if (parsed.username || parsed.password) return "url must not contain credentials";
   return undefined;
+}
+
+/**
+ * Create-time address check that asks no DNS: why a well-formed url whose host is `localhost` or a
+ * literal loopback, private or otherwise non-public address can never be delivered to (the send-time
+ * check would refuse it), or undefined. Names are judged at send time, when they are resolved.
+ */
+export function literalPrivateTarget(url: string): string | undefined {
+  let host: string;
+  try {
+    host = stripBrackets(new URL(url).hostname).replace(/\.$/, "");
+  } catch {
+    return undefined; // the shape check speaks for it
+  }
+  if (host === "localhost" || host.endsWith(".localhost")) return `url points at the loopback host ${host}`;
+  if (!parseIPv4(host) && !parseIPv6(host)) return undefined;
+  const range = blockedRange(host);
+  return range ? `url points at a ${range} address (${host}), which deliveries may not reach` : undefined;
 }
 
 /** Create-time shape check: http(s), a host, no user:password. */

@@ -418,3 +418,110 @@ test("a cloud-mode re-import keeps what the API made and changed; a git-mode imp
   assertError(await call("GET", `${env}/assets/${asset.body.sys.id}`, key), 404, "NotFound");
   assert.match(await summary("article.hello"), /^The first article of the demo site/);
 }));
+
+test("client mistakes in an entry body are 4xx, never a 5xx: documents, NUL, nesting, size, dates, links", cloud(async () => {
+  const create = (fields: Record<string, unknown>, type = ARTICLE) =>
+    call("POST", `${env}/entries`, key, { fields: { title: { "en-US": unique("Refused") }, ...fields } }, type);
+  const refusedAt = async (answer: Promise<{ status: number; body: any }>, path: unknown[], details?: RegExp) => {
+    const r = await answer;
+    assertError(r, 422, "ValidationFailed");
+    assert.deepEqual(r.body.details.errors.map((e: any) => [e.name, e.path]), [["invalid", path]], JSON.stringify(r.body));
+    if (details) assert.match(r.body.details.errors[0].details, details);
+  };
+  // rich-text documents a renderer could not walk
+  for (const body of [
+    { nodeType: "document", data: {}, content: [{ nodeType: "paragraph", data: {}, content: "x" }] },
+    { nodeType: "document", data: {}, content: [null] },
+    { nodeType: "document", data: {}, content: [{ nodeType: "marquee", data: {}, content: [] }] },
+    { nodeType: "document", data: {}, content: [{ nodeType: "paragraph", data: {}, content: [{ nodeType: "text", value: "x" }] }] },
+    { nodeType: "document", data: {}, content: [{ nodeType: "embedded-asset-block", data: { target: "x" }, content: [] }] },
+  ]) {
+    await refusedAt(create({ body: { "en-US": body } }), ["fields", "body"], /content\[0\]/);
+  }
+  // text Postgres cannot hold: the field is named, the details say where exactly
+  await refusedAt(create({ summary: { "en-US": "a\u0000b" } }), ["fields", "summary"], /^fields\.summary\.en-US may not contain/);
+  await refusedAt(create({ tags: { "en-US": ["ok", "\ud800"] } }), ["fields", "tags"], /fields\.tags\.en-US\[1\]/);
+  await refusedAt(create({ ["ti\u0000tle"]: { "en-US": "x" } }), ["fields"], /member name/);
+  let deep: unknown = "leaf";
+  for (let i = 0; i < 100; i++) deep = { deep };
+  assertError(await create({ seo: { "en-US": deep } }), 400, "BadQuery");
+  const huge = await create({ summary: { "en-US": "x".repeat(1024 * 1024) } });
+  assertError(huge, 400, "BadQuery");
+  assert.match(huge.body.message, /larger than 1 MB/);
+  // dates: only real ones, in years 0001 to 9999
+  for (const date of ["0000-01-01", "9999-12-31T23:59:59-14:00", "2024-02-30", "99999-01-01"]) {
+    await refusedAt(create({ date: { "en-US": date } }), ["fields", "date"], /ISO 8601/);
+  }
+  // links to an entry of a type the field does not take
+  const wiki = { "x-contentful-content-type": "wiki" };
+  await refusedAt(
+    create({ parent: { "en-US": { sys: { type: "Link", linkType: "Entry", id: "article.hello" } } } }, wiki),
+    ["fields", "parent"],
+    /not an entry of a type this field links to \(wiki\)/,
+  );
+  // a long title makes an id of the longest length; a long slug is refused with the reason
+  const long = await call("POST", `${env}/entries`, key, { fields: { title: { "en-US": `${unique("Long")} ${"word ".repeat(60_000)}` } } }, ARTICLE);
+  assert.equal(long.status, 201, JSON.stringify(long.body).slice(0, 300));
+  assert.equal(long.body.sys.id.length, "article.".length + 191);
+  await refusedAt(
+    call("POST", `${env}/entries`, key, { fields: { title: { "en-US": "T" }, slug: { "en-US": "s".repeat(3000) } } }, ARTICLE),
+    ["fields", "slug"],
+    /at most 191 characters/,
+  );
+  // a chosen id may not end in a dot (its file would be x..md)
+  assertError(await call("PUT", `${env}/entries/article.${unique("dot")}.`, key, { fields: { title: { "en-US": "x" } } }), 400, "BadQuery");
+  await call("DELETE", `${env}/entries/${long.body.sys.id}`, key);
+}));
+
+test("client mistakes in asset and webhook definition bodies are 4xx: NUL, a file outside the default locale, control characters", cloud(async () => {
+  const file = fileFrom(await upload());
+  const nul = await call("POST", `${env}/assets`, key, { fields: { title: { "en-US": "a\u0000b" }, file } });
+  assertError(nul, 422, "ValidationFailed");
+  assert.deepEqual(nul.body.details.errors[0].path, ["fields", "title"]);
+  const elsewhere = await call("POST", `${env}/assets`, key, { fields: { file: { "de-DE": file["en-US"] } } });
+  assertError(elsewhere, 422, "ValidationFailed");
+  assert.deepEqual(elsewhere.body.details.errors.map((e: any) => e.path), [["fields", "file"]]);
+  assert.match(elsewhere.body.details.errors[0].details, /default locale: fields\.file\['en-US'\]/);
+
+  const good = { name: "h", url: "https://hooks.example/x", topics: ["Entry.publish"] };
+  for (const [change, path] of [
+    [{ name: "a\u0000b" }, ["name"]],
+    [{ url: "https://hooks.example/\u0000" }, ["url"]],
+    [{ url: "https://hooks.example/a\tb" }, ["url"]],
+    [{ url: "https://hooks.example/a\nb" }, ["url"]],
+    [{ headers: [{ key: "X-A", value: "\ud800" }] }, ["headers", 0]],
+  ] as [Record<string, unknown>, unknown[]][]) {
+    const r = await call("POST", `${space}/webhook_definitions`, key, { ...good, ...change });
+    assertError(r, 422, "ValidationFailed");
+    assert.deepEqual(r.body.details.errors[0].path, path, JSON.stringify(change));
+  }
+}));
+
+test("a webhook definition naming a loopback or private address is refused at once unless the site allows them", cloud(async () => {
+  const guarded = createContentApp({ ...host.ctx, config: { ...host.ctx.config, allowPrivateWebhookTargets: false } });
+  const define = (url: string) =>
+    guarded.request(`/spaces/${host.space}/webhook_definitions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "private", url, topics: ["*.*"] }),
+    });
+  for (const [url, reason] of [
+    ["http://127.0.0.1:9/hook", /loopback/],
+    ["http://localhost/hook", /loopback host localhost/],
+    ["http://10.1.2.3/hook", /private/],
+    ["http://[::1]/hook", /loopback/],
+    ["http://169.254.169.254/latest", /link-local/],
+  ] as [string, RegExp][]) {
+    const r = await define(url);
+    assert.equal(r.status, 422, url);
+    const body = await r.json();
+    assert.deepEqual(body.details.errors[0].path, ["url"]);
+    assert.match(body.details.errors[0].details, reason);
+  }
+  // a name is judged when a delivery resolves it; and where the site allows private targets they are taken
+  const named = await define("https://hooks.example/x");
+  assert.equal(named.status, 201);
+  const allowed = await call("POST", `${space}/webhook_definitions`, key, { name: "loopback", url: "http://127.0.0.1:9/hook", topics: ["*.*"] });
+  assert.equal(allowed.status, 201);
+  for (const id of [(await named.json()).sys.id, allowed.body.sys.id]) await call("DELETE", `${space}/webhook_definitions/${id}`, key);
+}));

@@ -5,6 +5,7 @@ import {
   type RichTextBlock,
   richTextLinks,
   richTextPlainText,
+  richTextProblem,
   text,
 } from "../../shared/richtext.ts";
 
@@ -204,4 +205,107 @@ test("plain text and links are read back from a document", () => {
   const d = markdownToRichText("Hello **world**\n\n![x](media/a.png)\n\n- item", { resolveAsset });
   assert.equal(richTextPlainText(d), "Hello world\nitem");
   assert.deepEqual(richTextLinks(d), { entries: [], assets: ["asset:media/a.png"] });
+});
+
+test("every document the markdown converter makes is one the rich-text check accepts", async () => {
+  const md = [
+    "# Title\n\nSome *text* with `code`, **bold** and a [link](https://x.y) and [ref][r].\n\n[r]: https://r.example",
+    "- one\n  - nested\n    1. deeper\n- ![pic](media/x.png)\n- ## heading in an item\n\n  > quote in an item",
+    "> quote\n>\n> - list in a quote\n> ![pic](media/x.png)\n\n---\n\n```\ncode\n```",
+    "| a | b |\n|---|---|\n| ![x](media/x.png) | [l](https://l.example) |\n\n- | t |\n  |---|\n  | c |",
+    "![missing](media/missing.png) ![]() text[^1]\n\n[^1]: a footnote\n\n<div>html</div>",
+    "",
+  ];
+  for (const sample of md) {
+    const document = markdownToRichText(sample, { resolveAsset });
+    assert.equal(richTextProblem(document), undefined, sample);
+  }
+  // and so are the documents of the demo site's records
+  const records = `${Deno.env.get("DEMO_SITE_DIR")}/records`;
+  let checked = 0;
+  for await (const file of walkMarkdown(records)) {
+    const body = (await Deno.readTextFile(file)).replace(/^---\n[\s\S]*?\n---\n/, "");
+    assert.equal(richTextProblem(markdownToRichText(body, { resolveAsset })), undefined, file);
+    checked++;
+  }
+  assert.ok(checked > 5, `${checked} records checked`);
+});
+
+async function* walkMarkdown(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* walkMarkdown(path);
+    else if (entry.name.endsWith(".md")) yield path;
+  }
+}
+
+test("the rich-text check refuses what a renderer cannot walk, naming the node", () => {
+  const link = (linkType: string, id: unknown = "x") => ({ sys: { type: "Link", linkType, id } });
+  const cases: [unknown, RegExp][] = [
+    [null, /is a document/],
+    [{ nodeType: "paragraph", data: {}, content: [] }, /is a document/],
+    [{ nodeType: "document", data: {}, content: "x" }, /the document: a document needs a content list/],
+    [{ nodeType: "document", content: [] }, /needs a data object/],
+    [doc(null), /content\[0\] is not a node/],
+    [
+      doc({ nodeType: "paragraph", data: {}, content: "x" }),
+      /content\[0\]: a paragraph needs a content list/,
+    ],
+    [doc(node("marquee", [])), /content\[0\] has the unknown nodeType "marquee"/],
+    [
+      doc(p({ nodeType: "text", marks: [], data: {} })),
+      /content\[0\]\.content\[0\]: a text node needs a string value/,
+    ],
+    [doc(p({ nodeType: "text", value: "v", data: {} })), /needs a marks list/],
+    [doc(p({ nodeType: "text", value: "v", marks: [{ type: "blink" }], data: {} })), /a mark is one of/],
+    [doc(p({ nodeType: "text", value: "v", marks: [] })), /a text needs a data object/],
+    [doc(t("bare text")), /a text cannot stand there/],
+    [doc(p(p(t("x")))), /content\[0\]\.content\[0\]: a paragraph cannot stand there/],
+    [doc(node("unordered-list", [p(t("x"))])), /a paragraph cannot stand there \(it may hold list-item\)/],
+    [doc(node("blockquote", [node("heading-1", [t("x")])])), /a heading-1 cannot stand there/],
+    [doc(p(node("hyperlink", [t("x")]))), /a hyperlink needs data.uri/],
+    [
+      doc(node("embedded-asset-block", [], { target: "x" })),
+      /needs data.target \{ sys: \{ type: 'Link', linkType: 'Asset'/,
+    ],
+    [doc(node("embedded-asset-block", [], { target: link("Entry") })), /linkType: 'Asset'/],
+    [doc(node("embedded-entry-block", [], { target: link("Entry", "") })), /linkType: 'Entry'/],
+    [doc(node("embedded-asset-block", [t("x")], { target: link("Asset") })), /holds no content/],
+    [doc(node("table", [node("table-cell", [p(t("x"))])])), /a table-cell cannot stand there/],
+  ];
+  for (const [value, reason] of cases) {
+    assert.match(richTextProblem(value) ?? "accepted", reason, JSON.stringify(value));
+  }
+  const every = doc(
+    p(
+      t("a", "bold", "underline", "strikethrough", "superscript"),
+      node("entry-hyperlink", [t("e")], { target: link("Entry") }),
+      node("asset-hyperlink", [t("a")], { target: link("Asset") }),
+      node("embedded-entry-inline", [], { target: link("Entry") }),
+    ),
+    node("embedded-entry-block", [], { target: link("Entry") }),
+    node("table", [
+      node("table-row", [
+        node("table-cell", [node("ordered-list", [node("list-item", [p(t("x"))])])], { colspan: 2 }),
+      ]),
+    ]),
+  );
+  assert.equal(richTextProblem(every), undefined);
+});
+
+test("plain text reads what it can of a malformed document and never throws", () => {
+  const bad = {
+    nodeType: "document",
+    data: {},
+    content: [
+      null,
+      7,
+      { nodeType: "paragraph", content: "x" },
+      p({ nodeType: "text", value: 3 }),
+      p(t("kept")),
+      { content: [t("orphan")] },
+    ],
+  };
+  assert.equal(richTextPlainText(bad as never), "kept\norphan");
+  assert.equal(richTextPlainText(null as never), "");
 });

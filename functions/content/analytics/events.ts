@@ -1,6 +1,7 @@
 // Capture as PostHog defines it, as pure functions of the decoded payload and a clock: where the project
 // token is, which items are events, what each event's distinct id, uuid and timestamp are, and what is
 // refused (with PostHog's own messages where it has one).
+import { parseDate } from "../../../shared/site/content-dir.ts";
 import { invalidApiKey, invalidPayload, missingApiKey } from "./envelope.ts";
 import type { Payload } from "./payload.ts";
 
@@ -59,14 +60,11 @@ export function sentAt(payload: Payload): Date | null {
       : "") ||
     payload.form?.get("sent_at") || "";
   if (!raw) return null;
-  let when: Date;
-  if (/^\d+(\.\d+)?$/.test(raw)) {
-    // PostHog: more than 11 digits is milliseconds
-    when = new Date(raw.split(".")[0].length > 11 ? Number(raw) : Number(raw) * 1000);
-  } else {
-    when = parseInstant(raw) ?? new Date(NaN);
-  }
-  if (Number.isNaN(when.getTime())) {
+  // PostHog: more than 11 digits is milliseconds; either way the instant must lie in years 0001 to 9999
+  const when = /^\d+(\.\d+)?$/.test(raw)
+    ? parseDate(new Date(raw.split(".")[0].length > 11 ? Number(raw) : Number(raw) * 1000))
+    : parseInstant(raw);
+  if (!when) {
     throw invalidPayload(`Malformed request data, invalid sent at: ${JSON.stringify(raw).slice(0, 100)}`, "sent_at");
   }
   return when;
@@ -188,11 +186,12 @@ export function eventTimestamp(item: Json, sent: Date | null, now: Date): Date {
   return year < 1 || year > 9999 ? now : when;
 }
 
-/** ISO 8601 date-times (a date alone counts as its midnight UTC); undefined for anything else. */
+/**
+ * ISO 8601 date-times as the one date check reads them (a date alone is its midnight UTC, real dates in
+ * years 0001 to 9999 only); `t` and `z` in either case, as Python's isoformat may write them.
+ */
 function parseInstant(text: string): Date | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text.trim())) return undefined;
-  const when = new Date(text.trim().replace(" ", "T"));
-  return Number.isNaN(when.getTime()) ? undefined : when;
+  return parseDate(text.toUpperCase());
 }
 
 function jsonType(value: unknown): string {

@@ -92,8 +92,12 @@ async function readAssetInput(w: AssetWriter, body: unknown, isNew: boolean): Pr
     }
     if (name === "file") {
       const files = Object.values(byLocale);
+      const defaultLocale = w.locales.defaultLocale;
       if (files.length > 1) {
         problems.push({ name: "invalid", path, details: "an asset holds one file: give it in one locale" });
+      } else if (files.length === 1 && !(defaultLocale in byLocale)) {
+        // the one file is answered (and processed) in the default locale: one given elsewhere would vanish
+        problems.push({ name: "invalid", path, details: `an asset's file is given in the default locale: fields.file['${defaultLocale}']` });
       } else if (files.length === 1) {
         const given = readFile(files[0], path, problems);
         if (given !== "keep") file = given;
@@ -160,8 +164,10 @@ function readFile(value: unknown, path: string[], problems: FieldProblem[]): Pen
 
 async function createAt(w: AssetWriter, id: string, input: AssetInput): Promise<Record<string, any>> {
   return await managementTransaction(w.sql, w.actor, async (tx) => {
-    if (await lockAsset(tx, id)) throw versionMismatch(`An asset with the id ${id} already exists.`, { id });
-    await insertPendingAsset(tx, { id, text: input.text, file: input.file!, path: apiAssetPath(id, input.file!.fileName), now: w.now });
+    const path = apiAssetPath(id, input.file!.fileName);
+    if (!(await insertPendingAsset(tx, { id, text: input.text, file: input.file!, path, now: w.now }))) {
+      throw versionMismatch(`An asset with the id ${id} already exists.`, { id });
+    }
     return (await managementAsset(tx, id, w.actor.mediaHost))!;
   });
 }

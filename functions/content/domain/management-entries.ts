@@ -7,7 +7,6 @@ import type { Sql, Tx } from "../../../shared/db.ts";
 import { ContentError, notFound } from "../envelope.ts";
 import {
   deleteEntry,
-  entryIdTaken,
   insertDraft,
   libraryFiles,
   type LockedEntry,
@@ -88,11 +87,10 @@ function recordDate(w: EntryWriter, fields: EntryRowValues["fields"]): Date | un
 
 async function created(w: EntryWriter, model: ContentModel, id: string, path: string, values: EntryRowValues) {
   return await managementTransaction(w.sql, w.actor, async (tx) => {
-    if (await entryIdTaken(tx, id)) {
+    const createdAt = recordDate(w, values.fields) ?? w.now;
+    if (!(await insertDraft(tx, { id, modelId: model.id, path, values, now: w.now, createdAt }))) {
       throw versionMismatch(`An entry with the id ${id} already exists.`, { id });
     }
-    const createdAt = recordDate(w, values.fields) ?? w.now;
-    await insertDraft(tx, { id, modelId: model.id, path, values, now: w.now, createdAt });
     return (await managementEntry(tx, id))!;
   });
 }

@@ -10,10 +10,10 @@
 // Every refusal is collected, so one answer lists them all.
 import { coerceValue, richTextFromMarkdown, SiteImportError, summarize } from "../../../shared/site/content-dir.ts";
 import { fieldLinkType, markdownTwinId } from "../../../shared/site/models.ts";
-import { markdownToRichText, richTextLinks } from "../../../shared/richtext.ts";
+import { markdownToRichText, richTextLinks, richTextProblem } from "../../../shared/richtext.ts";
 import { mediaPath } from "../../../shared/site/media.ts";
-import type { ContentModel, ContentTypeField } from "./content-types.ts";
-import type { FieldProblem } from "./management-rules.ts";
+import { type ContentModel, type ContentTypeField, linkContentTypes } from "./content-types.ts";
+import { type FieldProblem, modelIdOf } from "./management-rules.ts";
 
 type Localized = Record<string, Record<string, unknown>>;
 
@@ -145,8 +145,9 @@ export function buildEntryValues(
         }
         const document = values?.[locale];
         if (document === undefined || document === null) continue;
-        if (!isMap(document) || document.nodeType !== "document" || !Array.isArray(document.content)) {
-          problems.push({ name: "invalid", path, details: "a rich-text value is a document { nodeType: 'document', content: [...] }" });
+        const malformed = richTextProblem(document);
+        if (malformed) {
+          problems.push({ name: "invalid", path, details: malformed });
           continue;
         }
         for (const id of richTextLinks(document).assets) if (!library.ids.has(id)) assetProblem(path, id);
@@ -233,6 +234,17 @@ function linkValue(
     }
     if (linkType === "Asset" && !library.ids.has(sys.id)) {
       problems.push({ name: "notResolvable", path, details: `no file of the media library has the id ${sys.id}`, value: sys.id });
+      continue;
+    }
+    // an entry id starts with its content type (<type>.<path>), so the field's allowed types are checked here
+    const allowed = linkType === "Entry" ? linkContentTypes(field) : undefined;
+    if (allowed && !allowed.includes(modelIdOf(sys.id))) {
+      problems.push({
+        name: "invalid",
+        path,
+        details: `${sys.id} is not an entry of a type this field links to (${allowed.join(", ")})`,
+        value: sys.id,
+      });
       continue;
     }
     out.push({ sys: { type: "Link", linkType, id: sys.id } });

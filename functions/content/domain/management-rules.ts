@@ -84,9 +84,13 @@ export function slugify(text: string): string {
     .replace(/^[-.]+|[-.]+$/g, "");
 }
 
+/** The longest path an entry id carries after its type: ids are primary keys and file names. */
+export const MAX_ENTRY_PATH = 191;
+
 /**
  * A new entry's id `<type>.<path>` and its record path, from its slug (segments kept, `/` becomes `.`),
- * else its slugified title; undefined when neither gives a usable path.
+ * else its slugified title, cut to MAX_ENTRY_PATH; undefined when neither gives a usable path. A slug
+ * is the name the client chose, so one too long is refused rather than cut.
  */
 export function entryIdFromFields(
   modelId: string,
@@ -95,12 +99,22 @@ export function entryIdFromFields(
 ): { id: string; path: string } | undefined {
   let segments: string[] = [];
   if (typeof values.slug === "string") segments = values.slug.split("/").map(slugify).filter(Boolean);
-  if (!segments.length && typeof values.title === "string") segments = [slugify(values.title)].filter(Boolean);
+  if (segments.join(".").length > MAX_ENTRY_PATH) {
+    throw validationFailed([{
+      name: "invalid",
+      path: ["fields", "slug"],
+      details: `the slug names the entry's id and file: at most ${MAX_ENTRY_PATH} characters`,
+    }]);
+  }
+  if (!segments.length && typeof values.title === "string") {
+    segments = [slugify(values.title).slice(0, MAX_ENTRY_PATH).replace(/[-.]+$/, "")].filter(Boolean);
+  }
   if (!segments.length) return undefined;
   return { id: `${modelId}.${segments.join(".")}`, path: `records/${folder}/${segments.join("/")}.md` };
 }
 
-const ENTRY_ID = /^[A-Za-z][A-Za-z0-9]*\.[A-Za-z0-9_-][A-Za-z0-9._-]{0,190}$/;
+// the path part starts and ends with a letter, digit, '_' or '-': `x.` would make the file `x..md`
+const ENTRY_ID = new RegExp(`^[A-Za-z][A-Za-z0-9]*\\.[A-Za-z0-9_-]([A-Za-z0-9._-]{0,${MAX_ENTRY_PATH - 2}}[A-Za-z0-9_-])?$`);
 
 /**
  * The record path of an entry created at a chosen id. Ids are `<type>.<path>` (the spec's entry id), so

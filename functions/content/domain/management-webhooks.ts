@@ -3,7 +3,7 @@
 // Secret header values are kept for deliveries and never read back: a read shows { key, secret: true }.
 import type { Sql } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
-import { webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
+import { literalPrivateTarget, webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
 import { ContentError, notFound } from "../envelope.ts";
 import {
   type DefinitionInput,
@@ -57,14 +57,23 @@ const isMap = (value: unknown): value is Record<string, unknown> =>
  * A definition as sent (POST, or PUT which replaces it whole). A secret header sent back as
  * { key, secret: true } without a value keeps the value stored under that key.
  */
-export async function readDefinition(sql: Sql, body: unknown, stored?: DefinitionRow): Promise<DefinitionInput> {
+export async function readDefinition(
+  sql: Sql,
+  body: unknown,
+  options: { stored?: DefinitionRow; allowPrivate?: boolean } = {},
+): Promise<DefinitionInput> {
+  const { stored } = options;
   if (!isMap(body)) throw new ContentError("BadQuery", "The body must be a JSON object { name, url, topics, headers?, active? }.");
   const problems: FieldProblem[] = [];
   const { name, url, topics, headers, active } = body;
   if (typeof name !== "string" || !name.trim() || name.length > 255) {
     problems.push({ name: "invalid", path: ["name"], details: "name is required (at most 255 characters)", value: name });
   }
-  const urlProblem = typeof url === "string" ? webhookUrlProblem(url) : "url is required";
+  // a literal loopback or private address (or localhost) would fail every delivery: say so now, unless
+  // the site lets deliveries reach such addresses; names are judged when a delivery resolves them
+  const urlProblem = typeof url !== "string"
+    ? "url is required"
+    : webhookUrlProblem(url) ?? (options.allowPrivate ? undefined : literalPrivateTarget(url));
   if (urlProblem) problems.push({ name: "invalid", path: ["url"], details: urlProblem, value: url });
   let topicList: string[] = [];
   if (!Array.isArray(topics) || !topics.length || !topics.every((t) => typeof t === "string")) {
@@ -129,22 +138,29 @@ function declaredRefusal(id: string): ContentError {
   );
 }
 
-export async function createDefinition(sql: Sql, actor: ManagementActor, body: unknown, now: Date): Promise<DefinitionRow> {
-  const input = await readDefinition(sql, body);
-  return await managementTransaction(sql, actor, (tx) => insertWebhookDefinition(tx, randomBase62(22), input, now));
+export interface DefinitionWriter {
+  sql: Sql;
+  actor: ManagementActor;
+  now: Date;
+  /** let definitions name loopback and private addresses (development and tests) */
+  allowPrivate?: boolean;
+}
+
+export async function createDefinition(w: DefinitionWriter, body: unknown): Promise<DefinitionRow> {
+  const input = await readDefinition(w.sql, body, { allowPrivate: w.allowPrivate });
+  return await managementTransaction(w.sql, w.actor, (tx) => insertWebhookDefinition(tx, randomBase62(22), input, w.now));
 }
 
 export async function replaceDefinition(
-  sql: Sql,
-  actor: ManagementActor,
+  w: DefinitionWriter,
   id: string,
   version: number | undefined,
   body: unknown,
-  now: Date,
 ): Promise<DefinitionRow> {
+  const { sql, actor, now } = w;
   const stored = await readStoredDefinition(sql, id);
   if (stored.source === "file") throw declaredRefusal(id);
-  const input = await readDefinition(sql, body, stored);
+  const input = await readDefinition(sql, body, { stored, allowPrivate: w.allowPrivate });
   return await managementTransaction(sql, actor, async (tx) => {
     const current = await webhookDefinition(tx, id, true);
     if (!current) throw notFound("WebhookDefinition", id);

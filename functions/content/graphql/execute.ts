@@ -3,16 +3,19 @@
 // Anything wrong before execution fails the whole request (GraphqlFailure); errors during it are
 // GraphQL errors at their paths.
 import {
+  BREAK,
   type DocumentNode,
   execute,
   type ExecutionResult,
   getOperationAST,
   getVariableValues,
-  type GraphQLError,
+  GraphQLError,
   type GraphQLSchema,
   parse,
   validate,
+  visit,
 } from "graphql";
+import { jsonPathText, jsonProblem, storableText } from "../../../shared/input-text.ts";
 import type { Db } from "../../../shared/db.ts";
 import { defaultLocale, type SiteSettings } from "../../../shared/site.ts";
 import type { Access } from "../access.ts";
@@ -31,6 +34,21 @@ export interface GraphqlRequest {
 
 function invalid(message: string, errors: readonly GraphQLError[] = []): GraphqlFailure {
   return new GraphqlFailure("INVALID_QUERY", message, undefined, {}, errors);
+}
+
+const UNSTORABLE = "may not contain the NUL character (\\u0000) or a lone surrogate";
+
+/** The first string literal of the document that no filter could be run with (see shared/input-text.ts). */
+function unstorableLiteral(document: DocumentNode): GraphQLError | undefined {
+  let found: GraphQLError | undefined;
+  visit(document, {
+    StringValue(node) {
+      if (found || storableText(node.value)) return;
+      found = new GraphQLError(`A string in the query ${UNSTORABLE}.`, { nodes: node });
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 // Clients send the same few query texts again and again: parsing and validating one costs more than
@@ -53,6 +71,8 @@ function validDocument(schema: GraphQLSchema, query: string): DocumentNode {
   } catch (error) {
     throw invalid("Query cannot be parsed.", [error as GraphQLError]);
   }
+  const unstorable = unstorableLiteral(document);
+  if (unstorable) throw invalid(`A string in the query ${UNSTORABLE}.`, [unstorable]);
   const problems = validate(schema, document);
   if (problems.length) throw invalid("Query does not match the schema.", problems);
   kept.set(query, document);
@@ -75,6 +95,12 @@ export async function runGraphql(
         : "The query holds several operations: name the one to run (operationName).",
     );
   }
+  // the schema has a query root only: refuse the others before anything runs, as a fault of the query
+  if (operation.operation !== "query") {
+    throw invalid(`This API answers queries only: a ${operation.operation} cannot be executed.`);
+  }
+  const problem = jsonProblem(request.variables ?? {});
+  if (problem) throw invalid(`${jsonPathText(["variables", ...problem.path])} ${problem.why}.`);
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
   if (coerced.errors) throw invalid("The variables do not match the query.", coerced.errors);
 

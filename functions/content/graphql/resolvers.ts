@@ -7,6 +7,7 @@
 import { GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
 import type { Db } from "../../../shared/db.ts";
 import { richTextTargets } from "../../../shared/richtext.ts";
+import { parseDate } from "../../../shared/site/content-dir.ts";
 import { localeChain, type SiteSettings } from "../../../shared/site.ts";
 import type { CollectionQuery } from "../domain/entry-query.ts";
 import { mediaPrefix, shapeAsset, type ShapeContext, shapeEntry } from "../domain/shape.ts";
@@ -486,11 +487,13 @@ const DateTime = new GraphQLScalarType({
   parseLiteral: (ast) => checkDate(ast.kind === Kind.STRING ? ast.value : undefined),
 });
 
+/** A DateTime argument: a real ISO 8601 date in years 0001 to 9999 (the one date check), passed on as UTC. */
 function checkDate(value: unknown): string {
-  if (typeof value !== "string" || Number.isNaN(Date.parse(value))) {
-    throw new TypeError(`DateTime takes an ISO 8601 date, not ${JSON.stringify(value)}`);
+  const date = parseDate(value);
+  if (typeof value !== "string" || !date) {
+    throw new TypeError(`DateTime takes an ISO 8601 date in years 0001 to 9999, not ${JSON.stringify(value)?.slice(0, 80)}`);
   }
-  return value;
+  return date.toISOString();
 }
 
 export function buildResolvers(plan: SchemaPlan) {

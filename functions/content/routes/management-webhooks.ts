@@ -6,6 +6,7 @@ import { collection } from "../envelope.ts";
 import { parseAssetsQuery } from "../domain/entry-query.ts";
 import {
   createDefinition,
+  type DefinitionWriter,
   readStoredDefinition,
   removeDefinition,
   replaceDefinition,
@@ -23,6 +24,12 @@ type C = Context<ContentEnv>;
 export function webhookDefinitionRoutes(ctx: FunctionContext) {
   const app = new Hono<ContentEnv>({ strict: false });
   const version = (c: C) => parseVersionHeader(c.req.header("x-contentful-version"));
+  const writer = (c: C): DefinitionWriter => ({
+    sql: ctx.sql,
+    actor: actorOf(ctx, c),
+    now: ctx.clock.now(),
+    allowPrivate: ctx.config.allowPrivateWebhookTargets,
+  });
 
   app.get("/webhook_definitions", async (c) => {
     requireManagementKey(c);
@@ -36,7 +43,7 @@ export function webhookDefinitionRoutes(ctx: FunctionContext) {
   });
   app.post("/webhook_definitions", async (c) => {
     requireWriter(c);
-    const row = await createDefinition(ctx.sql, actorOf(ctx, c), await jsonBody(c), ctx.clock.now());
+    const row = await createDefinition(writer(c), await jsonBody(c));
     return sendManagement(shapeDefinition(row, spaceOf(c)), 201);
   });
   app.get("/webhook_definitions/:id", async (c) => {
@@ -46,7 +53,7 @@ export function webhookDefinitionRoutes(ctx: FunctionContext) {
   app.put("/webhook_definitions/:id", async (c) => {
     requireWriter(c);
     const body = await jsonBody(c);
-    const row = await replaceDefinition(ctx.sql, actorOf(ctx, c), c.req.param("id"), version(c), body, ctx.clock.now());
+    const row = await replaceDefinition(writer(c), c.req.param("id"), version(c), body);
     return sendManagement(shapeDefinition(row, spaceOf(c)));
   });
   app.delete("/webhook_definitions/:id", async (c) => {

@@ -3,7 +3,8 @@
 // call the domain (domain/management-*.ts) and answer; every refusal is a ContentError.
 import { type Context, Hono, type Next } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { readJsonBody } from "../../../shared/http.ts";
+import { readUpTo } from "../../../shared/http.ts";
+import { jsonPathText, jsonProblem } from "../../../shared/input-text.ts";
 import { defaultLocale } from "../../../shared/site.ts";
 import type { ContentEnv } from "../access.ts";
 import { collection, ContentError, gitModeRefusal, notFound } from "../envelope.ts";
@@ -11,7 +12,7 @@ import { parseAssetsQuery, parseEntriesQuery } from "../domain/entry-query.ts";
 import { createAsset, deleteAsset, processAsset, publishAsset, putAsset, unpublishAsset } from "../domain/management-assets.ts";
 import { createEntry, type EntryWriter, publishEntry, putEntry, removeEntry, unpublish } from "../domain/management-entries.ts";
 import type { FieldContext } from "../domain/management-fields.ts";
-import { parseVersionHeader, selectFrom } from "../domain/management-rules.ts";
+import { parseVersionHeader, selectFrom, validationFailed } from "../domain/management-rules.ts";
 import { modelsFor } from "../models.ts";
 import { sendManagement } from "../respond.ts";
 import {
@@ -51,13 +52,36 @@ export function fieldContext(c: C): FieldContext {
   return { defaultLocale: first, locales: [first, ...site.locales.map((l) => l.code).filter((l) => l !== first)] };
 }
 
-/** The request's JSON body (either media type); not JSON is BadQuery, never a 5xx. */
+/** Contentful's request size limit: a management body holds at most 1 MB. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The request's JSON body (either media type), undefined when empty. Not JSON, larger than
+ * MAX_JSON_BODY_BYTES or nested too deep is BadQuery; text Postgres cannot hold (NUL, lone surrogates)
+ * is ValidationFailed naming where it is. Never a 5xx.
+ */
 export async function jsonBody(c: C): Promise<unknown> {
+  const bytes = await readUpTo(c.req.raw.body, MAX_JSON_BODY_BYTES);
+  if (!bytes) throw new ContentError("BadQuery", `The body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB.`);
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === "") return undefined;
+  let body: unknown;
   try {
-    return await readJsonBody(c.req.raw);
+    body = JSON.parse(text);
   } catch {
     throw new ContentError("BadQuery", "The body is not valid JSON.");
   }
+  const problem = jsonProblem(body);
+  if (problem?.kind === "depth") throw new ContentError("BadQuery", `The body ${problem.why}.`);
+  if (problem) {
+    throw validationFailed([{
+      name: "invalid",
+      // the spec's paths stop at the field (['fields', <field>]); the details say exactly where
+      path: problem.path.slice(0, 2),
+      details: `${jsonPathText(problem.path) || "the body"} ${problem.why}`,
+    }]);
+  }
+  return body;
 }
 
 const version = (c: C) => parseVersionHeader(c.req.header("x-contentful-version"));

@@ -141,6 +141,34 @@ test("refusals answer PostHog's envelope: no data, bad JSON, no token, another t
   assert.equal((await rowsOf(who)).length, 0, "a refused batch stores nothing");
 });
 
+test("dates outside years 0001 to 9999 or not on the calendar are invalid_payload 400, never a 5xx", async () => {
+  const who = unique("dates");
+  const batch = (extra: Record<string, unknown>, event: Record<string, unknown> = {}) =>
+    fetch(`${EVENTS}/batch/`, {
+      method: "POST",
+      body: JSON.stringify({ api_key: TOKEN, batch: [{ event: "a", distinct_id: who, ...event }], ...extra }),
+    });
+  for (const sent_at of ["0000-01-01T00:00:00Z", "99999-01-01T00:00:00Z", "2026-02-30T00:00:00Z", "9999-12-31T23:59:59-14:00"]) {
+    const body = await refused(await batch({ sent_at }), 400, "invalid_payload");
+    assert.equal(body.attr, "sent_at", sent_at);
+  }
+  // ?_= past year 9999 in milliseconds
+  const far = await fetch(`${EVENTS}/e/?_=${8_000_000_000_000_000}`, {
+    method: "POST",
+    body: JSON.stringify({ api_key: TOKEN, event: "a", distinct_id: who }),
+  });
+  assert.equal((await refused(far, 400, "invalid_payload")).attr, "sent_at");
+  for (const timestamp of ["0000-01-01T00:00:00Z", "2026-02-30T10:00:00Z", "+010000-01-01T00:00:00Z"]) {
+    const body = await refused(await batch({}, { timestamp }), 400, "invalid_payload");
+    assert.equal(body.attr, "timestamp", timestamp);
+  }
+  assert.equal((await rowsOf(who)).length, 0);
+  // a lowercase t and z, as some senders write them, are still ISO 8601
+  const lower = await batch({ sent_at: "2026-03-01t11:00:00z" }, { timestamp: "2026-03-01t10:59:00z" });
+  assert.equal(lower.status, 200, await lower.text());
+  assert.equal((await rowsOf(who)).length, 1);
+});
+
 test("another method on a route is 405, an unknown route under /api/events is 404, both in the envelope", async () => {
   const put = await refused(await fetch(`${EVENTS}/e/`, { method: "PUT", body: "{}" }), 405, "method_not_allowed");
   assert.match(put.detail, /"PUT" not allowed/);

@@ -294,3 +294,87 @@ test("introspection answers the generated schema, as code generators ask it", as
   }
   assert.ok(schema.getType("ArticleFilter") && schema.getType("ArticleOrder") && schema.getType("ImageTransformOptions"));
 });
+
+test("a mutation or a subscription is refused before it runs: INVALID_QUERY 400", async () => {
+  for (const query of ["mutation { x }", "subscription { x }", "mutation Named { x } "]) {
+    const answer = await post(graphql, delivery, query);
+    assert.equal(answer.status, 400, query);
+    const error = only(answer, "INVALID_QUERY");
+    assert.match(error.message, /queries only/);
+    assert.equal(answer.body.data, undefined);
+  }
+});
+
+test("text no filter can hold (NUL, a lone surrogate) in a literal or a variable is INVALID_QUERY 400", async () => {
+  const literals = [
+    `{ articleCollection(where: { title: "a\\u0000b" }) { total } }`,
+    `{ articleCollection(where: { title_contains: "\\u0000" }) { total } }`,
+    `{ articleCollection(where: { body_contains: "x\\u0000" }) { total } }`,
+    `{ article(id: "article.hello\\u0000") { title } }`,
+    `{ asset(id: "a\\u0000") { title } }`,
+  ];
+  for (const query of literals) {
+    const answer = await post(graphql, delivery, query);
+    assert.equal(answer.status, 400, query);
+    assert.match(only(answer, "INVALID_QUERY").message, /NUL/);
+  }
+  const byVariable = [
+    [`query($t: String) { articleCollection(where: { title: $t }) { total } }`, { t: "a\u0000b" }],
+    [`query($t: String!) { article(id: $t) { title } }`, { t: "article.hello\u0000" }],
+    [`query($t: String!) { asset(id: $t) { title } }`, { t: "\ud800" }],
+    [`query($w: ArticleFilter) { articleCollection(where: $w) { total } }`, { w: { OR: [{ title_contains: "\u0000" }] } }],
+  ] as const;
+  for (const [query, variables] of byVariable) {
+    const answer = await post(graphql, delivery, query, variables);
+    assert.equal(answer.status, 400, JSON.stringify(variables));
+    assert.match(only(answer, "INVALID_QUERY").message, /^variables\./);
+  }
+});
+
+test("a DateTime filter takes real dates in years 0001 to 9999 only: INVALID_QUERY 400 otherwise", async () => {
+  for (const date of ["0000-01-01", "99999-01-01", "2024-02-30", "9999-12-31T23:59:59-14:00", "soon"]) {
+    const literal = await post(graphql, delivery, `{ articleCollection(where: { date_gt: "${date}" }) { total } }`);
+    assert.equal(literal.status, 400, date);
+    only(literal, "INVALID_QUERY");
+    const variable = await post(graphql, delivery, `query($d: DateTime) { articleCollection(where: { date_gt: $d }) { total } }`, { d: date });
+    assert.equal(variable.status, 400, date);
+    assert.ok(codes(variable).length && codes(variable).every((c) => c === "INVALID_QUERY"), JSON.stringify(variable.body));
+  }
+  // the bounds themselves are dates
+  for (const date of ["0001-01-01", "9999-12-31T23:59:59Z"]) {
+    const answer = await post(graphql, delivery, `{ articleCollection(where: { date_gt: "${date}" }) { total } }`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(typeof answer.body.data.articleCollection.total, "number");
+  }
+});
+
+test("a body over 1 MB is INVALID_QUERY 400", async () => {
+  const res = await fetch(graphql, {
+    method: "POST",
+    headers: { authorization: `Bearer ${delivery}`, "content-type": "application/json" },
+    body: JSON.stringify({ query: `{ __typename } # ${"x".repeat(1024 * 1024)}` }),
+  });
+  assert.equal(res.status, 400);
+  assert.match(only({ body: await res.json() }, "INVALID_QUERY").message, /larger than 1 MB/);
+});
+
+test("the per-second limit answers 429 RATE_LIMIT_EXCEEDED with the reset header", async () => {
+  const key = await host.key("delivery");
+  let limited: Response | undefined;
+  for (let round = 0; round < 5 && !limited; round++) {
+    const answers = await Promise.all(Array.from({ length: 90 }, () =>
+      fetch(graphql, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ __typename }" }),
+      })
+    ));
+    for (const r of answers) {
+      if (r.status === 429 && !limited) limited = r;
+      else await r.body?.cancel();
+    }
+  }
+  assert.ok(limited, "expected a 429 within five bursts of 90 requests");
+  only({ body: await limited.json() }, "RATE_LIMIT_EXCEEDED");
+  assert.ok(Number(limited.headers.get("x-contentful-ratelimit-reset")) >= 1);
+});

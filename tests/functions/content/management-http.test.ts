@@ -131,6 +131,33 @@ test("management reads: no key or a revoked key is 401, a lesser key 403, a mana
   assertError(await call("GET", `${space}/uploads/none`, keys.management), 404, "NotFound");
 });
 
+test("reading one upload or one webhook definition: 401 without a key or revoked, 403 for a lesser key, 404 when none", async () => {
+  for (const path of [`${space}/uploads/some-upload`, `${env}/uploads/some-upload`, `${space}/webhook_definitions/some-hook`]) {
+    assertError(await call("GET", path), 401, "AccessTokenInvalid");
+    assertError(await call("GET", path, keys.revoked), 401, "AccessTokenInvalid");
+    for (const lesser of [keys.delivery, keys.preview, keys.forms]) assertError(await call("GET", path, lesser), 403, "AccessDenied");
+    assertError(await call("GET", path, keys.management), 404, "NotFound");
+  }
+});
+
+test("management requests share the per-second limit: 429 RateLimitExceeded with the reset header", async () => {
+  const key = await host.key("management");
+  let limited: Response | undefined;
+  for (let round = 0; round < 5 && !limited; round++) {
+    const answers = await Promise.all(Array.from({ length: 90 }, () =>
+      fetch(`${env}/entries?limit=1`, { headers: { authorization: `Bearer ${key}`, "content-type": MANAGEMENT } })
+    ));
+    for (const r of answers) {
+      if (r.status === 429 && !limited) limited = r;
+      else await r.body?.cancel();
+    }
+  }
+  assert.ok(limited, "expected a 429 within five bursts of 90 requests");
+  const body = await limited.json();
+  assert.equal(body.sys.id, "RateLimitExceeded");
+  assert.ok(Number(limited.headers.get("x-contentful-ratelimit-reset")) >= 1);
+});
+
 test("without the management media type a management key reads the delivery shape", async () => {
   const r = await call("GET", `${env}/entries/article.hello`, keys.management, undefined, { "content-type": "application/json" });
   assert.equal(r.status, 200);

@@ -6,6 +6,7 @@ import {
   checkVersion,
   entryIdFromFields,
   entryPathForId,
+  MAX_ENTRY_PATH,
   nextRevision,
   parseVersionHeader,
   slugify,
@@ -88,6 +89,28 @@ test("an entry made at a chosen id must be <type>.<path>", () => {
   refused(() => entryPathForId("my-post", "article", "articles"), "BadQuery", 400);
   refused(() => entryPathForId("wiki.my-post", "article", "articles"), "BadQuery", 400);
   refused(() => entryPathForId("article.", "article", "articles"), "BadQuery", 400);
+  // a trailing dot would make the file `x..md`
+  refused(() => entryPathForId("article.x.", "article", "articles"), "BadQuery", 400);
+  assert.equal(entryPathForId("article.x.y", "article", "articles"), "records/articles/x.y.md");
+  const longest = "a".repeat(MAX_ENTRY_PATH);
+  assert.equal(entryPathForId(`article.${longest}`, "article", "articles"), `records/articles/${longest}.md`);
+  refused(() => entryPathForId(`article.${"a".repeat(MAX_ENTRY_PATH + 1)}`, "article", "articles"), "BadQuery", 400);
+});
+
+test("a derived id is bounded as a chosen one: a long title is cut, a long slug refused with the reason", () => {
+  const long = entryIdFromFields("article", "articles", { title: `${"word ".repeat(60_000)}end` })!;
+  assert.equal(long.id, `article.${"word-".repeat(60).slice(0, MAX_ENTRY_PATH).replace(/-$/, "")}`);
+  assert.ok(long.id.length <= "article.".length + MAX_ENTRY_PATH);
+  // what a cut title gives is an id PUT would take too
+  assert.equal(entryPathForId(long.id, "article", "articles"), long.path);
+  assert.throws(() => entryIdFromFields("article", "articles", { slug: `guides/${"s".repeat(MAX_ENTRY_PATH)}`, title: "t" }), (error) => {
+    assert.ok(error instanceof ContentError);
+    assert.equal(error.id, "ValidationFailed");
+    const [problem] = (error.details as { errors: { name: string; path: string[]; details: string }[] }).errors;
+    assert.deepEqual([problem.name, problem.path], ["invalid", ["fields", "slug"]]);
+    assert.match(problem.details, new RegExp(`at most ${MAX_ENTRY_PATH} characters`));
+    return true;
+  });
 });
 
 // ---- field rules ----
@@ -176,6 +199,53 @@ test("every refusal is listed: unknown field, bad locale, bad value, unresolvabl
     ["invalid", "fields.body"],
     ["notResolvable", "fields.bodyMarkdown"],
   ]);
+});
+
+test("an Entry link must name an entry of a type the field's linkContentType allows", () => {
+  const linked: ContentModel = {
+    ...normalizeModel({
+      id: "guide",
+      folder: "guides",
+      name: "Guide",
+      fields: [
+        { id: "parent", type: "Link", linkType: "Entry", linkContentType: ["guide"] },
+        { id: "related", type: "Array", items: "Entry", linkContentType: ["guide", "note"] },
+        { id: "any", type: "Link", linkType: "Entry" },
+      ],
+    }, false),
+    revision: 1,
+    createdAt: "",
+    updatedAt: "",
+  };
+  const ok = buildEntryValues(linked, {
+    parent: { "en-US": link("Entry", "guide.start") },
+    related: { "en-US": [link("Entry", "note.a"), link("Entry", "guide.b")] },
+    any: { "en-US": link("Entry", "article.whatever") },
+  }, ctx, library);
+  assert.deepEqual(ok.problems, []);
+  const refusedLinks = buildEntryValues(linked, {
+    parent: { "en-US": link("Entry", "note.start") },
+    related: { "en-US": [link("Entry", "guide.b"), link("Entry", "article.x")] },
+  }, ctx, library);
+  assert.deepEqual(refusedLinks.problems.map((p) => [p.name, p.path.join("."), p.value]), [
+    ["invalid", "fields.parent", "note.start"],
+    ["invalid", "fields.related", "article.x"],
+  ]);
+  assert.match(refusedLinks.problems[1].details, /not an entry of a type this field links to \(guide, note\)/);
+});
+
+test("a rich-text document that does not fit the node model is refused at its field, with the node named", () => {
+  const bodies: unknown[] = [
+    { nodeType: "document", data: {}, content: [{ nodeType: "paragraph", data: {}, content: "x" }] },
+    { nodeType: "document", data: {}, content: [null] },
+    { nodeType: "document", data: {}, content: [{ nodeType: "marquee", data: {}, content: [] }] },
+    { nodeType: "document", data: {}, content: [{ nodeType: "embedded-asset-block", data: { target: "x" }, content: [] }] },
+  ];
+  for (const body of bodies) {
+    const built = buildEntryValues(model, { body: { "en-US": body } }, ctx, library);
+    assert.deepEqual(built.problems.map((p) => [p.name, p.path]), [["invalid", ["fields", "body"]]], JSON.stringify(body));
+    assert.match(built.problems[0].details, /content\[0\]/);
+  }
 });
 
 test("asset references are collected from links, documents and twins for one lookup", () => {

@@ -4,6 +4,7 @@ import {
   blockedRange,
   checkOutboundUrl,
   isValidWebhookUrl,
+  literalPrivateTarget,
   parseIPv6,
   webhookUrlProblem,
 } from "../../../shared/webhooks/url-guard.ts";
@@ -153,4 +154,37 @@ test("IPv6 text parses with compression and a trailing dotted quad", () => {
   assert.equal(parseIPv6("1:2:3:4:5:6:7:8:9"), undefined);
   assert.equal(parseIPv6("12345::"), undefined);
   assert.equal(blockedRange("not-an-ip"), "invalid");
+});
+
+test("create-time check refuses control characters the URL parser would drop or encode", () => {
+  for (
+    const url of [
+      "https://a.example/x\u0000",
+      "https://a.example/a\tb",
+      "https://a.exa\nmple/",
+      "https://a.example/\u007f",
+    ]
+  ) {
+    assert.equal(webhookUrlProblem(url), "url may not contain control characters", JSON.stringify(url));
+  }
+  assert.equal(webhookUrlProblem("https://a.example/ü%20x"), undefined);
+});
+
+test("the create-time address check names literal non-public hosts and localhost, and leaves names to send time", () => {
+  assert.match(literalPrivateTarget("http://127.0.0.1:8080/x")!, /loopback address \(127\.0\.0\.1\)/);
+  assert.match(literalPrivateTarget("http://2130706433/x")!, /loopback/); // the URL parser's 127.0.0.1
+  assert.match(literalPrivateTarget("http://api.localhost/x")!, /loopback host api\.localhost/);
+  assert.match(literalPrivateTarget("https://192.168.1.2/")!, /private/);
+  assert.match(literalPrivateTarget("https://[fe80::1]/")!, /link-local/);
+  assert.match(literalPrivateTarget("https://[::ffff:10.0.0.1]/")!, /private/);
+  for (
+    const url of [
+      "https://hooks.example/x",
+      "https://93.184.216.34/",
+      "https://[2606:4700::1111]/",
+      "not a url",
+    ]
+  ) {
+    assert.equal(literalPrivateTarget(url), undefined, url);
+  }
 });
