@@ -21,7 +21,7 @@ import type { FunctionContext } from "../../shared/context.ts";
 import { openCors, requestId } from "../../shared/http.ts";
 import { formsAccess, type FormsEnv, pageAccess } from "./access.ts";
 import { formsErrorHandler, notFound } from "./envelope.ts";
-import { refuseNul } from "./request.ts";
+import { refuseUnstorable } from "./request.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { formRoutes } from "./routes/forms.ts";
 import { insightRoutes } from "./routes/insights.ts";
@@ -53,7 +53,7 @@ export function createFormsApp(ctx: FunctionContext): Hono<FormsEnv> {
   const page = new Hono<FormsEnv>({ strict: true });
   page.onError(formsErrorHandler);
   page.use("*", pageAccess(ctx));
-  page.use("*", refuseNul());
+  page.use("*", refuseUnstorable());
   page.route("/", pageRoutes(ctx));
   // the page's own catch-all: an unknown /to address must not fall through to the keyed API
   page.all("*", () => {
@@ -64,7 +64,7 @@ export function createFormsApp(ctx: FunctionContext): Hono<FormsEnv> {
   const api = new Hono<FormsEnv>({ strict: false });
   api.onError(formsErrorHandler);
   api.use("*", formsAccess(ctx));
-  api.use("*", refuseNul());
+  api.use("*", refuseUnstorable());
   api.route("/", accountRoutes(ctx));
   api.route("/forms/:id/responses", responseRoutes(ctx));
   api.route("/forms/:id/webhooks", webhookRoutes(ctx));

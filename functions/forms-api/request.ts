@@ -1,24 +1,29 @@
 // What a request to the Forms API or the form page may carry, checked before any route looks at it: a
-// JSON body that is JSON, nests not too deep and holds no NUL character, and an address without NUL
-// (Postgres' text cannot hold one, so nothing can be named with it). Refusals are in the forms envelope.
+// JSON body that is JSON, nests not too deep and holds only text Postgres can store, and an address
+// without a NUL (nothing can be named with one). The checks are shared/input-text.ts'; the refusals
+// are in the forms envelope.
 import type { MiddlewareHandler } from "hono";
 import { readJsonBody } from "../../shared/http.ts";
+import { type JsonProblem, jsonProblem, unstorableParameter } from "../../shared/input-text.ts";
 import type { FormsEnv } from "./access.ts";
 import { invalid, notFound } from "./envelope.ts";
-import { jsonProblem, problemPath } from "./domain/json.ts";
 
-/** A NUL in an argument is VALIDATION_ERROR naming it; in the path, nothing is there: NOT_FOUND. */
-export function refuseNul(): MiddlewareHandler<FormsEnv> {
+/** Unstorable text in an argument is VALIDATION_ERROR naming it; a NUL in the path: NOT_FOUND. */
+export function refuseUnstorable(): MiddlewareHandler<FormsEnv> {
   return async (c, next) => {
     const url = new URL(c.req.url);
-    for (const [name, value] of url.searchParams) {
-      if (name.includes("\0") || value.includes("\0")) {
-        throw invalid(`${name} may not contain the NUL character (%00)`, name);
-      }
+    const argument = unstorableParameter(url);
+    if (argument !== undefined) {
+      throw invalid(`${argument} may not contain the NUL character (%00) or a lone surrogate`, argument);
     }
     if (url.pathname.includes("%00")) throw notFound();
     await next();
   };
+}
+
+/** Where to point the client: the whole path to bad text; the first two steps of a nesting too deep. */
+function problemPath(problem: JsonProblem): (string | number)[] {
+  return problem.kind === "depth" ? problem.path.slice(0, 2) : problem.path;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   parseCondition,
   printCondition,
 } from "../../../web/pages/form/logic.js";
-import { jsonProblem } from "./json.ts";
+import { jsonProblem } from "../../../shared/input-text.ts";
 
 export const FIELD_TYPES = [
   "short_text",

@@ -604,7 +604,7 @@ test("since and until outside the years 1 to 9999, or on a day the calendar lack
   }
 });
 
-test("a NUL character in an argument, an address or a body is refused in the envelope, never a 5xx", async () => {
+test("a NUL character (or a lone surrogate) in an argument, an address or a body is refused in the envelope, never a 5xx", async () => {
   const slug = await makeForm(host, "nul", SURVEY);
   const { token } = await respond(host, slug, { name: "N" });
   for (const argument of ["included_response_ids", "before", "after", "answered_fields", "fields", "query"]) {
@@ -652,6 +652,11 @@ test("a NUL character in an argument, an address or a body is refused in the env
   await slide.body?.cancel();
   const submit = await v.submit({ name: "a\u0000" });
   assert.equal((await submit.json()).details[0].field, "name");
+  // a lone surrogate is text Postgres' jsonb refuses too
+  const surrogate = await v.patch({ answers: { name: "half \ud800 a pair" } });
+  assert.deepEqual([surrogate.status, (await surrogate.json()).details[0].field], [400, "name"]);
+  const [kept] = await host.ctx.sql`select answers from public.form_responses where token = ${v.token}`;
+  assert.deepEqual(kept.answers, {}, "nothing was stored");
 });
 
 test("addresses under /to that the page does not have are NOT_FOUND, not the keyed API's 401", async () => {
