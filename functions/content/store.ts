@@ -258,7 +258,8 @@ function maskedFields(q: CollectionQuery): Set<string> | undefined {
 
 /** The ids listed for the row's content type in a per-content-type map, as text[]. */
 function listedFor(db: Db, map: Record<string, string[]>): Fragment {
-  return db`array(select jsonb_array_elements_text(${JSON.stringify(map)}::jsonb -> e.model_id))`;
+  // sent as text: a parameter the server types jsonb would have the driver encode the string once more
+  return db`array(select jsonb_array_elements_text(${JSON.stringify(map)}::text::jsonb -> e.model_id))`;
 }
 
 /** What `query` searches: the whole entry's text, or, where the body is withheld, its other text fields'. */

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { testHost } from "../../helpers/host.ts";
+import { createKey, hashKey, revokeKey } from "../../../shared/keys.ts";
 
 const host = await testHost();
 const deliveryKey = await host.key("delivery");
@@ -180,4 +181,140 @@ test("the per-second limit answers 429 RateLimitExceeded with a reset in seconds
   assert.equal(body.sys.id, "RateLimitExceeded");
   assert.ok(Number(limited.headers.get("x-contentful-ratelimit-reset")) >= 1);
   assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+});
+
+test("NotFound for an entry, an asset or a content type names what was not found", async () => {
+  const key = await host.key("delivery");
+  for (const [path, type, id] of [["entries", "Entry", "no.such.entry"], ["assets", "Asset", "nosuchasset"], ["content_types", "ContentType", "nosuchtype"]]) {
+    const r = await get(`${env}/${path}/${id}`, key);
+    assertError(r, 404, "NotFound");
+    assert.deepEqual(r.body.details, { type, id }, path);
+  }
+});
+
+test("a NUL in the path is NotFound and in the query BadQuery, at every REST door, never a 5xx", async () => {
+  const key = await host.key("delivery");
+  for (const path of [`${env}/entries/%00`, `${env}/assets/a%00b`, `${env}/content_types/%00`, `${base}/entries/x%00`]) {
+    assertError(await get(path, key), 404, "NotFound");
+  }
+  const media = await get(`${host.baseUrl}/api/media/${host.space}/%00/x/y.png`, null);
+  assertError(media, 404, "NotFound");
+  for (const query of [
+    "entries?query=%00",
+    "entries?sys.id=%00",
+    "entries?content_type=article&fields.title=a%00b",
+    "entries?links_to_entry=%00",
+    "entries?links_to_asset=%00",
+    "entries?%00=1",
+    "assets?fields.title=%00",
+    "assets?query=%00",
+    "sync?initial=true&type=%00",
+  ]) {
+    assertError(await get(`${env}/${query}`, key), 400, "BadQuery");
+  }
+  assertError(await get(`${host.baseUrl}/api/media/${host.space}/x/y/z.png?w=%00`, null), 400, "BadQuery");
+});
+
+test("a number filter takes a decimal number only: blank, hex, Infinity or an empty list item is BadQuery", async () => {
+  const key = await host.key("delivery");
+  for (const query of [
+    "sys.revision[gt]=",
+    "sys.revision= ",
+    "content_type=article&fields.rating=",
+    "content_type=article&fields.rating=%20",
+    "content_type=article&fields.readingTime[in]=",
+    "content_type=article&fields.readingTime[in]=1,,2",
+    "content_type=article&fields.readingTime[nin]=1,",
+    "content_type=article&fields.rating=0x10",
+    "content_type=article&fields.rating=Infinity",
+    "content_type=article&fields.rating=NaN",
+    "content_type=article&fields.rating[lt]=1e999",
+    `content_type=article&fields.rating=0.${"0".repeat(100)}1`,
+  ]) {
+    assertError(await get(`${env}/entries?${query}`, key), 400, "BadQuery");
+  }
+  for (const query of ["content_type=article&fields.rating[gte]=4.5", "content_type=article&fields.readingTime[in]=3,%204", "sys.revision[gte]=1e0"]) {
+    assert.equal((await get(`${env}/entries?${query}`, key)).status, 200, query);
+  }
+});
+
+test("a date filter takes a real ISO 8601 date or instant in years 0001 to 9999; anything else is BadQuery", async () => {
+  const key = await host.key("delivery");
+  for (const value of ["1", "March%207", "2024-02-30", "2023-02-29", "2024-13-01", "2024-03-01T25:00", "0000-12-31", "10000-01-01", "2024-3-1", "", "yesterday"]) {
+    for (const name of ["sys.createdAt[gte]", "sys.updatedAt[lt]"]) {
+      assertError(await get(`${env}/entries?${name}=${value}`, key), 400, "BadQuery");
+    }
+    assertError(await get(`${env}/entries?content_type=article&fields.date[gt]=${value}`, key), 400, "BadQuery");
+    assertError(await get(`${env}/assets?sys.createdAt[gt]=${value}`, key), 400, "BadQuery");
+  }
+  for (const value of ["2024-02-29", "2024-03-01T10:00:00Z", "2024-03-01T10:00:00.5%2B01:00", "0001-01-01", "9999-12-31"]) {
+    assert.equal((await get(`${env}/entries?sys.createdAt[gte]=${value}`, key)).status, 200, value);
+  }
+});
+
+test("auth matrix: revoked preview key, scheduling and support keys, management keys with and without the management media type", async () => {
+  const management = { "content-type": "application/vnd.contentful.management.v1+json" };
+  assertError(await get(`${env}/entries?limit=1`, await host.revokedKey("preview")), 401, "AccessTokenInvalid");
+  assertError(await get(`${env}/entries?limit=1`, await host.key("scheduling")), 403, "AccessDenied");
+  assertError(await get(`${env}/entries?limit=1`, await host.key("support")), 403, "AccessDenied");
+  assertError(await get(`${env}/entries?limit=1`, await host.key("preview"), management), 403, "AccessDenied");
+  assertError(await get(`${env}/entries?limit=1`, await host.key("delivery"), management), 403, "AccessDenied");
+  assertError(await get(`${env}/entries?limit=1`, null, management), 401, "AccessTokenInvalid");
+  // a management key without the management media type reads what delivery serves, gated bodies too
+  const managementKey = await host.key("management");
+  const gated = await get(`${env}/entries/article.members-only`, managementKey);
+  assert.equal(gated.status, 200);
+  assert.equal(gated.res.headers.get("content-type"), "application/vnd.contentful.delivery.v1+json");
+  assert.equal(gated.body.fields.body.nodeType, "document");
+  assertError(await get(`${env}/entries/article.draft-notes`, managementKey), 404, "NotFound");
+  const revoked = await host.revokedKey("delivery");
+  assertError(await get(`${env}/sync?initial=true`, revoked), 401, "AccessTokenInvalid");
+  assertError(await get(`${base}/`, revoked), 401, "AccessTokenInvalid");
+  assertError(await get(env, revoked), 401, "AccessTokenInvalid");
+});
+
+test("a key in use is refused as soon as it is revoked", async () => {
+  const { key, id } = await createKey(host.ctx.sql, { name: "revoked in use", kind: "delivery" });
+  assert.equal((await get(`${env}/locales`, key)).status, 200);
+  assert.equal((await get(`${env}/entries?limit=1`, key)).status, 200);
+  await revokeKey(host.ctx.sql, id);
+  assertError(await get(`${env}/locales`, key), 401, "AccessTokenInvalid");
+});
+
+test("last_used_at is set by a key's first request and touched at most once a minute", async () => {
+  const { key, id } = await createKey(host.ctx.sql, { name: "last used", kind: "delivery" });
+  const lastUsed = async () =>
+    (await host.ctx.sql<{ at: Date | null }[]>`select last_used_at as at from public.api_keys where id = ${id}`)[0].at;
+  assert.equal(await lastUsed(), null);
+  const before = Date.now();
+  assert.equal((await get(`${env}/locales`, key)).status, 200);
+  const first = await lastUsed();
+  assert.ok(first && first.getTime() >= before - 1000 && first.getTime() <= Date.now() + 1000, String(first));
+  assert.equal((await get(`${env}/locales`, key)).status, 200);
+  assert.equal((await lastUsed())?.getTime(), first.getTime(), "a second request within the minute leaves it");
+  // a minute later it moves on
+  await host.ctx.sql`update public.api_keys set last_used_at = last_used_at - interval '2 minutes' where id = ${id}`;
+  assert.equal((await get(`${env}/locales`, key)).status, 200);
+  assert.ok((await lastUsed())!.getTime() > first.getTime() - 60_000);
+});
+
+test("the hourly limit (36 000) answers 429 with the hour's reset once it is spent", async () => {
+  const key = await host.key("delivery");
+  const bucket = `content:key:${(await hashKey(key)).slice(0, 24)}`;
+  // this hour's window (and the next, should the clock turn over meanwhile) at one short of the limit
+  const hour = Math.floor(Date.now() / 3_600_000) * 3600;
+  for (const start of [hour, hour + 3600]) {
+    await host.ctx.sql`insert into public.rate_limit_counters (bucket, window_start, window_seconds, hits)
+      values (${bucket}, to_timestamp(${start}), 3600, 35999)`;
+  }
+  const last = await get(`${env}/locales`, key);
+  assert.equal(last.status, 200);
+  assert.equal(last.res.headers.get("x-contentful-ratelimit-hour-remaining"), "0");
+  const over = await get(`${env}/locales`, key);
+  assertError(over, 429, "RateLimitExceeded");
+  const reset = Number(over.res.headers.get("x-contentful-ratelimit-reset"));
+  assert.ok(reset >= 1 && reset <= 3600, String(reset));
+  assert.equal(over.res.headers.get("retry-after"), String(reset));
+  assert.equal(over.res.headers.get("x-contentful-ratelimit-hour-remaining"), "0");
+  assert.equal((await get(`${env}/locales`, await host.key("delivery"))).status, 200, "other keys are not affected");
 });

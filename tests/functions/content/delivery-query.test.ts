@@ -8,6 +8,8 @@ const host = await testHost();
 const key = await host.key("delivery");
 const env = `${host.baseUrl}/api/content/spaces/${host.space}/environments/master`;
 
+const getWith = (path: string, k: string) => get(path, k);
+
 async function get(path: string, k = key) {
   const res = await fetch(`${env}${path}`, { headers: { authorization: `Bearer ${k}` } });
   const body = await res.json();
@@ -289,4 +291,140 @@ test("assets: arguments, mimetype_group, file filters, order by title", async ()
   assert.deepEqual(Object.keys(page.items[0].fields), ["title"]);
   const pdf = await get("/assets?mimetype_group=pdfdocument");
   assert.ok(pdf.items.every((a: any) => a.fields.file.contentType === "application/pdf"));
+});
+
+test("without gated access a gated body is not searched, filtered, ordered or link-matched; a gated key finds it", async () => {
+  const sql = host.ctx.sql;
+  // keys of this test's own: the file's key has its per-second budget spent by the tests above
+  const key = await host.key("delivery");
+  const gatedKey = await host.key("delivery", { gated: true });
+  const hello = (await get("/entries?sys.id=article.hello", key)).items[0];
+  const cover = hello.fields.cover.sys.id;
+  const probe = `article.probe-gated-${Date.now()}`;
+  const word = `zebrafinch${Date.now()}`;
+  const document = {
+    nodeType: "document",
+    data: {},
+    content: [
+      { nodeType: "paragraph", data: {}, content: [{ nodeType: "text", value: `Only for members: ${word}.`, marks: [], data: {} }] },
+      { nodeType: "embedded-entry-block", data: { target: { sys: { type: "Link", linkType: "Entry", id: "article.series.part-03" } } }, content: [] },
+      { nodeType: "embedded-asset-block", data: { target: { sys: { type: "Link", linkType: "Asset", id: cover } } }, content: [] },
+    ],
+  };
+  await sql`insert into public.content_entries
+      (stage, id, model_id, path, access, fields, links, asset_links, search_text)
+    values ('published', ${probe}, 'article', ${`records/articles/${probe}.md`}, 'member',
+      ${sql.json({ title: { "en-US": "Gated probe" }, body: { "en-US": document }, bodyMarkdown: { "en-US": `zzzz ${word}\n` } })},
+      array['article.series.part-03'], array[${cover}]::text[], ${`Gated probe\nOnly for members: ${word}.`})`;
+  try {
+    const found = async (query: string, key: string | null) => {
+      const res = await fetch(`${env}/entries?${query}&limit=1000`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+      const body = await res.json();
+      assert.equal(res.status, 200, `${query}: ${JSON.stringify(body)}`);
+      return body.items.map((i: any) => i.sys.id) as string[];
+    };
+    const throughBody = [
+      `query=${word}`,
+      `content_type=article&fields.body[match]=${word}`,
+      `content_type=article&fields.bodyMarkdown[match]=${word}`,
+      `content_type=article&fields.bodyMarkdown=${encodeURIComponent(`zzzz ${word}\n`)}`,
+      `content_type=article&fields.body[exists]=true&sys.id=${probe}`,
+      `content_type=article&fields.bodyMarkdown[exists]=true&sys.id=${probe}`,
+      "links_to_entry=article.series.part-03",
+      `links_to_asset=${cover}`,
+    ];
+    for (const query of throughBody) {
+      for (const [who, k] of [["a plain delivery key", key], ["no key", null]] as const) {
+        assert.ok(!(await found(query, k)).includes(probe), `${who} must not find the gated entry by ${query}`);
+      }
+      assert.ok((await found(query, gatedKey)).includes(probe), `a gated key finds it by ${query}`);
+    }
+    // what everyone may read still finds it
+    assert.ok((await found("query=Gated probe", key)).includes(probe));
+    assert.ok((await found(`content_type=article&fields.body[exists]=false&sys.id=${probe}`, key)).includes(probe));
+    // the body orders nothing for them: it reads as absent (last), but first for a gated key
+    const order = `content_type=article&sys.id[in]=${probe},article.hello&order=-fields.bodyMarkdown`;
+    assert.deepEqual(await found(order, key), ["article.hello", probe]);
+    assert.deepEqual(await found(order, gatedKey), [probe, "article.hello"]);
+    // the demo's own gated article: a word of its body only
+    assert.ok(!(await found("query=served", key)).includes("article.members-only"));
+    assert.ok((await found("query=served", gatedKey)).includes("article.members-only"));
+  } finally {
+    await sql`delete from public.content_entries where id = ${probe}`;
+  }
+});
+
+test("sys.updatedAt and sys.revision filter and order over HTTP", async () => {
+  const own = await host.key("delivery");
+  const get = (path: string) => getWith(path, own);
+  const sql = host.ctx.sql;
+  // the demo's records share one check-in: rows of this test's own, each revised and updated differently
+  const stamp = Date.now();
+  const probes = [1, 2, 3].map((n) => ({ id: `article.probe-sys-${stamp}-${n}`, revision: n + 1, updatedAt: `200${n}-06-01T00:00:00.000Z` }));
+  for (const p of probes) {
+    await sql`insert into public.content_entries (stage, id, model_id, path, fields, revision, created_at, updated_at)
+      values ('published', ${p.id}, 'article', ${`records/articles/${p.id}.md`}, ${sql.json({ title: { "en-US": p.id } })},
+              ${p.revision}, '2000-01-01', ${p.updatedAt})`;
+  }
+  try {
+    const among = `sys.id[in]=${probes.map((p) => p.id).join(",")}`;
+    const idsOf = async (query: string) => (await get(`/entries?${among}&${query}`)).items.map((e: any) => e.sys.id);
+    assert.deepEqual(await idsOf("sys.updatedAt[lt]=2002-01-01&order=sys.id"), [probes[0].id]);
+    assert.deepEqual(await idsOf("sys.updatedAt[gte]=2002-06-01T00:00:00Z&order=sys.id"), [probes[1].id, probes[2].id]);
+    assert.deepEqual(await idsOf("sys.updatedAt=2003-06-01T02:00:00%2B02:00"), [probes[2].id]);
+    assert.deepEqual(await idsOf("sys.revision[gt]=2&order=sys.id"), [probes[1].id, probes[2].id]);
+    assert.deepEqual(await idsOf("sys.revision=2"), [probes[0].id]);
+    assert.deepEqual(await idsOf("sys.revision[in]=2,4&order=sys.id"), [probes[0].id, probes[2].id]);
+    assert.deepEqual(await idsOf("order=-sys.updatedAt"), [probes[2].id, probes[1].id, probes[0].id]);
+    assert.deepEqual(await idsOf("order=sys.revision"), probes.map((p) => p.id));
+    const shown = (await get(`/entries?${among}&order=-sys.revision`)).items;
+    assert.deepEqual(shown.map((e: any) => [e.sys.revision, e.sys.updatedAt]), [...probes].reverse().map((p) => [p.revision, p.updatedAt]));
+  } finally {
+    await sql`delete from public.content_entries where id = any(${probes.map((p) => p.id)}::text[])`;
+  }
+});
+
+test("assets: query, title equality, order by sys.createdAt and -fields.title, every locale; size does not order", async () => {
+  const key = await host.key("delivery");
+  const get = (path: string) => getWith(path, key);
+  const all: any[] = (await get("/assets?limit=1000")).items;
+  const titled = all.find((a) => a.fields.title && /\s/.test(a.fields.title)) ?? all.find((a) => a.fields.title);
+  const word = titled.fields.title.split(/\s+/)[0];
+  const searched = await get(`/assets?limit=1000&query=${encodeURIComponent(word)}`);
+  assert.ok(searched.items.some((a: any) => a.sys.id === titled.sys.id));
+  for (const a of searched.items) {
+    assert.match(`${a.fields.file.fileName} ${a.fields.title} ${a.fields.description}`.toLowerCase(), new RegExp(word.toLowerCase()));
+  }
+  const exact = await get(`/assets?fields.title=${encodeURIComponent(titled.fields.title)}`);
+  assert.deepEqual(ids(exact.items), all.filter((a) => a.fields.title === titled.fields.title).map((a) => a.sys.id).sort());
+  const created = (await get("/assets?limit=1000&order=sys.createdAt")).items.map((a: any) => a.sys.createdAt);
+  assert.deepEqual(created, [...created].sort());
+  const down = (await get("/assets?limit=1000&order=-fields.title")).items.map((a: any) => a.fields.title);
+  assert.deepEqual(down, [...down].sort().reverse());
+  const every = (await get(`/assets?sys.id=${titled.sys.id}&locale=*`)).items[0];
+  assert.equal(every.sys.locale, undefined);
+  assert.equal(typeof every.fields.title, "object");
+  assert.equal(every.fields.title["en-US"], titled.fields.title);
+  assert.equal(typeof every.fields.file["en-US"].url, "string");
+  const res = await fetch(`${env}/assets?order=fields.file.size`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(res.status, 400);
+  assert.equal((await res.json()).sys.id, "BadQuery");
+});
+
+test("content_types and locales take limit and skip", async () => {
+  const key = await host.key("delivery");
+  const get = (path: string) => getWith(path, key);
+  const types = await get("/content_types");
+  assert.ok(types.total >= 3);
+  const page = await get("/content_types?limit=2&skip=1");
+  assert.deepEqual([page.total, page.skip, page.limit, page.items.length], [types.total, 1, 2, 2]);
+  assert.deepEqual(page.items.map((t: any) => t.sys.id), types.items.slice(1, 3).map((t: any) => t.sys.id));
+  const locales = await get("/locales?skip=1&limit=1");
+  assert.deepEqual(locales.items.map((l: any) => l.code), ["de-DE"]);
+  assert.equal(locales.total, 2);
+  for (const query of ["content_types?limit=0", "content_types?limit=1001", "locales?skip=-1"]) {
+    const res = await fetch(`${env}/${query}`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(res.status, 400, query);
+    assert.equal((await res.json()).sys.id, "BadQuery", query);
+  }
 });
