@@ -30,7 +30,7 @@ import { sweepHandler, uploadRoutes } from "./routes/management-uploads.ts";
 import { webhookDefinitionRoutes } from "./routes/management-webhooks.ts";
 import { deliveryHandler } from "./routes/webhook-delivery.ts";
 import { repositoryPushHandler } from "./routes/repository-push.ts";
-import { analyticsRoutes } from "./routes/analytics.ts";
+import { analyticsPreflight, analyticsRoutes } from "./routes/analytics.ts";
 import { openApiHandler } from "./routes/openapi.ts";
 import { referencePageHandler, rendererHandler } from "./routes/reference.ts";
 import { syncHandler } from "./routes/sync.ts";
@@ -39,6 +39,8 @@ import { graphqlRoutes } from "./graphql/routes.ts";
 export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
   const app = new Hono<ContentEnv>({ strict: false });
   app.use("*", requestId("X-Contentful-Request-Id"));
+  // credentialed browsers need their origin echoed on analytics preflights: ahead of the open CORS below
+  app.use("/events/*", analyticsPreflight);
   app.use(
     "*",
     openCors({

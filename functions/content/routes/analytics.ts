@@ -4,6 +4,7 @@
 //   GET|POST /events, /events/e/, /events/batch/   capture one event, a list, or a { batch } object
 //   GET|POST /events/flags/                       feature flags from site.yaml `analytics.flags`
 //   GET      /events/array/:token/config(.js)     remote config (JSON, or the script posthog-js loads)
+//   OPTIONS  /events/...                          a browser's preflight (analyticsPreflight, mounted by app.ts)
 //
 // Errors leave in PostHog's envelope (analytics/envelope.ts); the project token is site.yaml
 // `analytics.token`.
@@ -117,6 +118,25 @@ export function analyticsRoutes(ctx: FunctionContext, options: { windows?: RateW
     throw known ? methodNotAllowed(c.req.method) : notFound();
   });
   return app;
+}
+
+/**
+ * A browser's preflight under /events, answered as PostHog's capture answers it: the caller's origin
+ * echoed with credentials allowed (posthog-js's XHR sends cookies and, with a JSON body, preflights), so
+ * the request that follows may be sent. Mounted ahead of the app's open CORS, whose `*` a credentialed
+ * request may not use; without an Origin it leaves the request to that.
+ */
+export async function analyticsPreflight(c: Context, next: () => Promise<void>) {
+  const origin = c.req.header("origin");
+  if (c.req.method !== "OPTIONS" || !origin) return await next();
+  return c.json({ status: 1 }, 200, {
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Allow-Credentials": "true",
+    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+    "Access-Control-Allow-Headers": c.req.header("access-control-request-headers") || "X-Requested-With, Content-Type",
+    "Access-Control-Max-Age": "86400",
+    "Vary": "Origin, Access-Control-Request-Headers",
+  });
 }
 
 /**

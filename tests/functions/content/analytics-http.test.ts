@@ -190,6 +190,34 @@ test("a browser's origin is echoed with credentials allowed (posthog-js's XHR se
   assert.equal(refusal.headers.get("access-control-allow-origin"), "https://reader.example", "errors too");
 });
 
+test("a browser's preflight gets its origin echoed with credentials allowed, so credentialed XHR may follow", async () => {
+  for (const path of ["", "/", "/e/", "/batch/", "/flags/", "/e"]) {
+    const res = await fetch(`${EVENTS}${path}`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://reader.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
+    });
+    await res.body?.cancel();
+    assert.ok(res.status >= 200 && res.status < 300, `${path}: ${res.status}`);
+    assert.equal(res.headers.get("access-control-allow-origin"), "https://reader.example", path);
+    assert.equal(res.headers.get("access-control-allow-credentials"), "true", path);
+    assert.match(res.headers.get("access-control-allow-methods") ?? "", /POST/, path);
+    assert.match(res.headers.get("access-control-allow-headers") ?? "", /content-type/i, path);
+    assert.match(res.headers.get("vary") ?? "", /Origin/, path);
+  }
+  // the content API's own preflights stay open (*), without credentials
+  const content = await fetch(`${host.baseUrl}/api/content/spaces/${host.space}/entries`, {
+    method: "OPTIONS",
+    headers: { origin: "https://reader.example", "access-control-request-method": "GET" },
+  });
+  await content.body?.cancel();
+  assert.equal(content.headers.get("access-control-allow-origin"), "*");
+  assert.equal(content.headers.get("access-control-allow-credentials"), null);
+});
+
 test("/api/events/flags/ answers the site's flags for the distinct id, in both shapes", async () => {
   const who = "flag-reader-7";
   const legacy = await fetch(`${EVENTS}/flags/`, { method: "POST", body: JSON.stringify({ api_key: TOKEN, distinct_id: who }) });
