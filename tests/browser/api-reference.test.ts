@@ -29,6 +29,7 @@ test("the reference page renders the document's operations from every API, loadi
     const opens: [string, string, string][] = [
       ["Content Delivery", "List entries", "/api/content/spaces/{space}/environments/{environment}/entries"],
       ["Analytics Capture", "Evaluate feature flags", "/api/events/flags"],
+      ["Content Management", "Upload bytes", "/api/content/spaces/{space}/environments/{environment}/uploads"],
       ["Bookings", "Create a booking", "/api/scheduling/v2/bookings"],
     ];
     for (const [tag, summary, path] of opens) {
@@ -36,6 +37,8 @@ test("the reference page renders the document's operations from every API, loadi
       await page.getByText(summary, { exact: true }).first().waitFor({ state: "visible", timeout: 30_000 });
       assert.ok(await page.getByText(path, { exact: true }).count() > 0, `${tag} lists ${path}`);
     }
+    // contentful-management sends uploads to Contentful's own upload host unless hostUpload is set
+    assert.ok(await page.getByText(/`?hostUpload`? equal to `?host`?/).count() > 0, "the page says to set hostUpload");
     assert.deepEqual(foreign, [], "no request leaves the site");
     assert.deepEqual(failed, [], "the page runs without errors");
   } finally {

@@ -202,6 +202,13 @@ export function contentParameters(ctx: SectionContext): Record<string, Parameter
       description: "The asset's id (a hash of the file's address).",
       schema: { type: "string" },
     },
+    content_type_id: {
+      name: "content_type_id",
+      in: "path",
+      required: true,
+      description: "The content type's id (the model's singular in camelCase).",
+      schema: ctx.typeIds.length ? { type: "string", enum: [...ctx.typeIds] } : { type: "string" },
+    },
     ifNoneMatch: {
       name: "If-None-Match",
       in: "header",

@@ -89,6 +89,17 @@ const ROUTES: Record<string, [string, string][]> = {
     ["post", "/api/content/spaces/{space}/uploads"],
     ["get", "/api/content/spaces/{space}/uploads/{upload_id}"],
     ["delete", "/api/content/spaces/{space}/uploads/{upload_id}"],
+    ["post", "/api/content/spaces/{space}/environments/{environment}/uploads"],
+    ["get", "/api/content/spaces/{space}/environments/{environment}/uploads/{upload_id}"],
+    ["delete", "/api/content/spaces/{space}/environments/{environment}/uploads/{upload_id}"],
+    ["post", "/api/content/spaces/{space}/environments/{environment}/content_types"],
+    ["put", "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}"],
+    ["delete", "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}"],
+    ["put", "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}/published"],
+    ["delete", "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}/published"],
+    ["post", "/api/content/spaces/{space}/environments/{environment}/locales"],
+    ["put", "/api/content/spaces/{space}/environments/{environment}/locales/{locale_id}"],
+    ["delete", "/api/content/spaces/{space}/environments/{environment}/locales/{locale_id}"],
     ["get", "/api/content/spaces/{space}/webhook_definitions"],
     ["post", "/api/content/spaces/{space}/webhook_definitions"],
     ["get", "/api/content/spaces/{space}/webhook_definitions/{webhook_id}"],
@@ -104,9 +115,13 @@ const ROUTES: Record<string, [string, string][]> = {
   ],
   analytics: [
     ["post", "/api/events"],
+    ["get", "/api/events"],
     ["post", "/api/events/e"],
+    ["get", "/api/events/e"],
     ["post", "/api/events/batch"],
+    ["get", "/api/events/batch"],
     ["post", "/api/events/flags"],
+    ["get", "/api/events/flags"],
     ["get", "/api/events/array/{token}/config.js"],
   ],
   forms: [
@@ -199,6 +214,66 @@ test("every route of the six APIs is described while its module is on", () => {
   for (const [api, routes] of Object.entries(ROUTES)) {
     for (const [method, path] of routes) operation(full, method, `${path}`).operationId;
     assert.ok(routes.length, api);
+  }
+});
+
+/** The statuses each management route answers (probed over HTTP): a missing one fails here. */
+const MANAGEMENT_STATUSES: [string, string, string[]][] = [
+  ["post", "/entries", ["201", "400", "401", "403", "405", "409", "422", "429"]],
+  ["put", "/entries/{entry_id}", ["200", "201", "400", "404", "409", "422"]],
+  ["delete", "/entries/{entry_id}", ["204", "400", "404", "409"]],
+  ["put", "/entries/{entry_id}/published", ["200", "400", "404", "409", "422"]],
+  ["delete", "/entries/{entry_id}/published", ["200", "400", "404", "409"]],
+  ["post", "/assets", ["201", "400", "422"]],
+  ["put", "/assets/{asset_id}", ["200", "201", "400", "404", "409", "422"]],
+  ["delete", "/assets/{asset_id}", ["204", "404", "409"]],
+  ["put", "/assets/{asset_id}/files/{locale}/process", ["204", "404", "409", "422"]],
+  ["put", "/assets/{asset_id}/published", ["200", "404", "409", "422"]],
+  ["delete", "/assets/{asset_id}/published", ["400", "404"]],
+  ["post", "/uploads", ["201", "400"]],
+  ["get", "/uploads/{upload_id}", ["200", "401", "403", "404"]],
+  ["delete", "/uploads/{upload_id}", ["204", "404"]],
+  ["put", "/content_types/{content_type_id}", ["401", "403", "405"]],
+  ["post", "/locales", ["401", "403", "405"]],
+];
+
+test("the management routes document every status they answer, under both bases", () => {
+  for (const [method, sub, statuses] of MANAGEMENT_STATUSES) {
+    for (const base of ["/api/content/spaces/{space}/environments/{environment}", "/api/content/spaces/{space}"]) {
+      const answered = Object.keys(operation(full, method, `${base}${sub}`).responses);
+      for (const status of statuses) assert.ok(answered.includes(status), `${method.toUpperCase()} ${base}${sub}: ${status}`);
+    }
+  }
+  const space = "/api/content/spaces/{space}";
+  for (
+    const [method, path, statuses] of [
+      ["get", `${space}/webhook_definitions`, ["200", "400"]],
+      ["post", `${space}/webhook_definitions`, ["201", "400", "422"]],
+      ["put", `${space}/webhook_definitions/{webhook_id}`, ["200", "400", "404", "405", "409", "422"]],
+      ["delete", `${space}/webhook_definitions/{webhook_id}`, ["204", "404", "405", "409"]],
+      ["post", "/api/content/sweep-uploads", ["200", "400", "401"]],
+    ] as [string, string, string[]][]
+  ) {
+    const answered = Object.keys(operation(full, method, path).responses);
+    for (const status of statuses) assert.ok(answered.includes(status), `${method.toUpperCase()} ${path}: ${status}`);
+  }
+  // reads of management things are never refused for git mode
+  assert.equal(operation(full, "get", `${space}/uploads/{upload_id}`).responses["405"], undefined);
+  assert.equal(operation(full, "get", `${space}/webhook_definitions/{webhook_id}`).responses["405"], undefined);
+});
+
+test("the API page tells contentful-management users to set hostUpload", () => {
+  const tag = full.tags.find((t) => t.name === "Content Management")!;
+  assert.match(tag.description!, /`hostUpload` equal to\s+`host`/);
+  assert.match(operation(full, "post", "/api/content/spaces/{space}/environments/{environment}/uploads").description!, /hostUpload/);
+});
+
+test("the capture routes take GET ?data= as PostHog serves it", () => {
+  for (const path of ["/api/events", "/api/events/e", "/api/events/batch", "/api/events/flags"]) {
+    const get = operation(full, "get", path);
+    assert.equal(get.requestBody, undefined, path);
+    assert.ok(get.parameters!.some((p) => "name" in p && p.name === "data" && p.in === "query" && p.required), path);
+    assert.deepEqual(Object.keys(get.responses), Object.keys(operation(full, "post", path).responses), path);
   }
 });
 

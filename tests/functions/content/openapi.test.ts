@@ -136,8 +136,21 @@ test("servers: the public address first, then the content function's own address
   ]);
 });
 
-/** Routes whose every answer is a refusal (spec: DELETE assets/{id}/published is always 400). */
-const ALWAYS_REFUSED = ["unpublishAsset", "unpublishAssetWithoutEnvironment"];
+/**
+ * Routes whose every answer is a refusal (spec: DELETE assets/{id}/published is always 400; writes to
+ * content types and locales are always 405), under both bases.
+ */
+const ALWAYS_REFUSED = [
+  "unpublishAsset",
+  "createContentType",
+  "putContentType",
+  "deleteContentType",
+  "publishContentType",
+  "unpublishContentType",
+  "createLocale",
+  "putLocale",
+  "deleteLocale",
+].flatMap((id) => [id, `${id}WithoutEnvironment`]);
 
 test("every operation has a unique operationId, a summary, a known tag and a success answer", () => {
   const doc = buildOpenApiDocument(fixture());

@@ -264,6 +264,18 @@ function capture(operationId: string, summary: string, tag: string, body: Schema
   };
 }
 
+/** The same request as a GET: the payload in `?data=` (base64 or plain JSON), as PostHog serves it too. */
+function byQuery(post: Operation): Operation {
+  const { requestBody: _body, ...rest } = post;
+  return {
+    ...rest,
+    operationId: `${post.operationId}ByQuery`,
+    summary: `${post.summary} (GET ?data=)`,
+    description: `${post.description} Sent as a GET, the payload is the \`data\` query parameter: base64 JSON or JSON.`,
+    parameters: [queryParam("data", "The payload: base64 JSON, or JSON.", string, true), ...(post.parameters ?? [])],
+  };
+}
+
 const anyEvents: Schema = {
   oneOf: [ref("AnalyticsEvent"), ref("AnalyticsBatch"), ref("VendorBatch")],
 };
@@ -311,9 +323,9 @@ export const analyticsSection: OpenApiSection = {
       },
     });
     const token = pathParam("token", "The site's analytics token.", { type: "string", pattern: "^[A-Za-z0-9_-]{1,200}$" });
+    const withGet = (post: Operation) => ({ post, get: byQuery(post) });
     return {
-      "/api/events": {
-        post: capture(
+      "/api/events": withGet(capture(
           "captureEvents",
           "Capture events",
           ANALYTICS_EVENTS_TAG,
@@ -321,27 +333,24 @@ export const analyticsSection: OpenApiSection = {
           "Stores one event ({ api_key, event, distinct_id, properties, timestamp }), a list, or { api_key, batch }. " +
             "The whole request is refused if any event is.",
         ),
-      },
-      "/api/events/e": {
-        post: capture(
+      ),
+      "/api/events/e": withGet(capture(
           "captureSdkEvents",
           "Capture events (posthog-js)",
           ANALYTICS_CAPTURE_TAG,
           { oneOf: [ref("VendorEvent"), ref("VendorBatch"), ref("AnalyticsBatch")] },
           "Where posthog-js sends events: a list of events with the token in properties, usually gzip-compressed.",
         ),
-      },
-      "/api/events/batch": {
-        post: capture(
+      ),
+      "/api/events/batch": withGet(capture(
           "captureBatch",
           "Capture a batch",
           ANALYTICS_CAPTURE_TAG,
           ref("AnalyticsBatch"),
           "Where posthog-node and posthog-python send { api_key, batch: [...], sent_at }.",
         ),
-      },
-      "/api/events/flags": {
-        post: {
+      ),
+      "/api/events/flags": withGet({
           operationId: "evaluateFlags",
           summary: "Evaluate feature flags",
           description:
@@ -362,8 +371,7 @@ export const analyticsSection: OpenApiSection = {
             "200": jsonResponse("The flags.", "FlagsResponse"),
             ...errorRefs(ERRORS, 400, 401, 405, 429),
           },
-        },
-      },
+      }),
       "/api/events/array/{token}/config.js": {
         parameters: [token],
         get: config("getRemoteConfigScript", "Get the remote config script", "application/javascript", {

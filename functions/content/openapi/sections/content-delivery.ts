@@ -236,13 +236,7 @@ export const contentDeliverySection: OpenApiSection = {
     const tags = [CONTENT_DELIVERY_TAG];
     const entryId = parameterRef("entry_id");
     const assetId = parameterRef("asset_id");
-    const contentTypeId: Parameter = {
-      name: "content_type_id",
-      in: "path",
-      required: true,
-      description: "The content type's id (the model's singular in camelCase).",
-      schema: ctx.typeIds.length ? { type: "string", enum: [...ctx.typeIds] } : { type: "string" },
-    };
+    const contentTypeId = parameterRef("content_type_id");
     const paths: Record<string, PathItem> = {
       [SPACE_BASE]: {
         parameters: [parameterRef("space")],

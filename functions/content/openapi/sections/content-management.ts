@@ -1,6 +1,7 @@
 // Content Management: the cloud-mode writes of spec "Management API (cloud mode)", under a management key
 // with the management media type; in git mode every write answers BadRequest (405) with the reason.
 import { bothBases, headerRef, MANAGEMENT_MEDIA_TYPE, parameterRef, responseRef, SPACE_BASE } from "../common.ts";
+import { MAX_UPLOAD_BYTES } from "../../domain/management-rules.ts";
 import { json, pathParam, queryParam } from "../builders.ts";
 import { ref } from "../schemas.ts";
 import type { OpenApiSection, Operation, Parameter, Response, Schema, SecurityRequirement } from "../types.ts";
@@ -39,6 +40,42 @@ const versionHeader: Parameter = {
 function op(o: Omit<Operation, "tags" | "security">): Operation {
   return { ...o, tags, security, responses: { ...o.responses, ...writeErrors } };
 }
+
+/** A management read (uploads, definitions): a management key in either mode, so no 405. */
+function readOp(o: Omit<Operation, "tags" | "security">): Operation {
+  const { "405": _gitMode, ...errors } = writeErrors;
+  return { ...o, tags, security, responses: { ...o.responses, ...errors } };
+}
+
+/** A client mistake in the request: a body that is not JSON or too large, a bad id or version header. */
+const badQuery = { "400": responseRef("BadQuery") };
+
+/** Content types and locales come from the site: every write to them is 405 with that reason. */
+function fromTheSite(operationId: string, summary: string, what: string): Operation {
+  return {
+    operationId,
+    summary,
+    description: `Always refused: ${what}. Answers BadRequest (405) with the reason, in either mode.`,
+    tags,
+    security,
+    responses: {
+      "401": responseRef("AccessTokenInvalid"),
+      "403": responseRef("AccessDenied"),
+      "405": responseRef("BadRequest"),
+      "429": responseRef("RateLimitExceeded"),
+    },
+  };
+}
+const TYPES_FROM_MODELS = "content types come from the site's models (models/ in its content directory)";
+const LOCALES_FROM_CONFIG = "locales come from the site's configuration (site.yaml)";
+
+/** What clients must set to send uploads here (reference: the upload host). */
+const MAX_UPLOAD_MB = MAX_UPLOAD_BYTES / 1024 / 1024;
+
+const HOST_UPLOAD_NOTE =
+  "contentful-management sends uploads to its own upload host unless told otherwise: pass `hostUpload` equal to " +
+  "`host` (with the same `basePath` and `insecure`) when creating the client, or the bytes go to Contentful's " +
+  "upload.contentful.com instead of this site.";
 
 const managementSys: Schema = {
   allOf: [ref("Sys"), {
@@ -183,7 +220,7 @@ export const contentManagementSection: OpenApiSection = {
       "The entry and asset reads above answer the management shapes (fields keyed by locale, sys.version) when asked " +
       "with that media type under a management key; their lists accept content_type, skip and limit. Content types " +
       "and locales are not written here (405: they come from the site's models and configuration). In git mode every " +
-      "write answers BadRequest (405) with the reason.",
+      "write answers BadRequest (405) with the reason. " + HOST_UPLOAD_NOTE,
   }],
   paths() {
     const entry = [parameterRef("entry_id")];
@@ -224,6 +261,8 @@ export const contentManagementSection: OpenApiSection = {
           responses: {
             "200": answer("Replaced.", "ManagementEntry"),
             "201": answer("Created at this id.", "ManagementEntry"),
+            ...badQuery,
+            "404": responseRef("NotFound"),
             "409": responseRef("VersionMismatch"),
             "422": responseRef("ValidationFailed"),
           },
@@ -232,22 +271,35 @@ export const contentManagementSection: OpenApiSection = {
           operationId: "deleteEntry",
           summary: "Delete an entry",
           description: "Removes the entry and publishes the removal: sync shows a DeletedEntry to older tokens.",
-          responses: { "204": empty("Deleted."), "404": responseRef("NotFound") },
+          parameters: [versionHeader],
+          responses: { "204": empty("Deleted."), ...badQuery, "404": responseRef("NotFound"), "409": responseRef("VersionMismatch") },
         }),
       }, entry),
       ...bothBases("/entries/{entry_id}/published", {
         put: op({
           operationId: "publishEntry",
           summary: "Publish an entry",
-          description: "Publishes the draft at once (event Entry.publish).",
+          description: "Publishes the draft at once (event Entry.publish); a required field left empty is 422.",
           parameters: [versionHeader],
-          responses: { "200": answer("Published.", "ManagementEntry"), "404": responseRef("NotFound"), "409": responseRef("VersionMismatch") },
+          responses: {
+            "200": answer("Published.", "ManagementEntry"),
+            ...badQuery,
+            "404": responseRef("NotFound"),
+            "409": responseRef("VersionMismatch"),
+            "422": responseRef("ValidationFailed"),
+          },
         }),
         delete: op({
           operationId: "unpublishEntry",
           summary: "Unpublish an entry",
-          description: "Delivery loses it; Preview keeps it (event Entry.unpublish).",
-          responses: { "200": answer("Unpublished.", "ManagementEntry"), "404": responseRef("NotFound") },
+          description: "Delivery loses it; Preview keeps it (event Entry.unpublish). An entry not published is 400.",
+          parameters: [versionHeader],
+          responses: {
+            "200": answer("Unpublished.", "ManagementEntry"),
+            ...badQuery,
+            "404": responseRef("NotFound"),
+            "409": responseRef("VersionMismatch"),
+          },
         }),
       }, entry),
       ...bothBases("/assets", {
@@ -256,7 +308,11 @@ export const contentManagementSection: OpenApiSection = {
           summary: "Create an asset",
           description: "An asset from fields.file[locale].uploadFrom (an upload) or .upload (a URL fetched through the outbound guard).",
           requestBody: body("ManagementAssetWrite"),
-          responses: { "201": answer("Created (pending until processed).", "ManagementAsset"), "422": responseRef("ValidationFailed") },
+          responses: {
+            "201": answer("Created (pending until processed).", "ManagementAsset"),
+            ...badQuery,
+            "422": responseRef("ValidationFailed"),
+          },
         }),
       }),
       ...bothBases("/assets/{asset_id}", {
@@ -268,6 +324,8 @@ export const contentManagementSection: OpenApiSection = {
           responses: {
             "200": answer("Replaced.", "ManagementAsset"),
             "201": answer("Created at this id.", "ManagementAsset"),
+            ...badQuery,
+            "404": responseRef("NotFound"),
             "409": responseRef("VersionMismatch"),
             "422": responseRef("ValidationFailed"),
           },
@@ -276,7 +334,8 @@ export const contentManagementSection: OpenApiSection = {
           operationId: "deleteAsset",
           summary: "Delete an asset",
           description: "409 while a record names it (details.used says which).",
-          responses: { "204": empty("Deleted."), "404": responseRef("NotFound"), "409": responseRef("VersionMismatch") },
+          parameters: [versionHeader],
+          responses: { "204": empty("Deleted."), ...badQuery, "404": responseRef("NotFound"), "409": responseRef("VersionMismatch") },
         }),
       }, asset),
       ...bothBases("/assets/{asset_id}/files/{locale}/process", {
@@ -284,39 +343,54 @@ export const contentManagementSection: OpenApiSection = {
           operationId: "processAsset",
           summary: "Process an asset's file",
           description: "Takes the bytes into the library at content/uploads/api/<id>/<fileName> (event Asset.publish).",
-          responses: { "204": empty("Processed."), "404": responseRef("NotFound"), "422": responseRef("ValidationFailed") },
+          parameters: [versionHeader],
+          responses: {
+            "204": empty("Processed."),
+            ...badQuery,
+            "404": responseRef("NotFound"),
+            "409": responseRef("VersionMismatch"),
+            "422": responseRef("ValidationFailed"),
+          },
         }),
       }, [...asset, pathParam("locale", "The locale whose file to process.")]),
       ...bothBases("/assets/{asset_id}/published", {
         put: op({
           operationId: "publishAsset",
           summary: "Publish an asset",
-          description: "A library file is published by existing: answers the asset.",
-          responses: { "200": answer("The asset.", "ManagementAsset"), "404": responseRef("NotFound") },
+          description: "A library file is published by existing: answers the asset. One not processed yet is 422.",
+          parameters: [versionHeader],
+          responses: {
+            "200": answer("The asset.", "ManagementAsset"),
+            ...badQuery,
+            "404": responseRef("NotFound"),
+            "409": responseRef("VersionMismatch"),
+            "422": responseRef("ValidationFailed"),
+          },
         }),
         delete: op({
           operationId: "unpublishAsset",
           summary: "Unpublish an asset (refused)",
-          description: "Always 400: delete the asset instead.",
-          responses: { "400": responseRef("BadQuery") },
+          description: "Always 400 for an asset that exists: delete the asset instead.",
+          responses: { "400": responseRef("BadQuery"), "404": responseRef("NotFound") },
         }),
       }, asset),
-      [`${SPACE_BASE}/uploads`]: {
-        parameters: [parameterRef("space")],
+      // asset.createFromFiles sends its bytes under the environment, upload.create without it: both are served
+      ...bothBases("/uploads", {
         post: op({
           operationId: "createUpload",
           summary: "Upload bytes",
-          description: "The body is the raw file; the upload expires a day later.",
+          description:
+            `The body is the raw file (at most ${MAX_UPLOAD_MB} MB); the upload expires a day later. An empty body is 400. ` +
+            HOST_UPLOAD_NOTE,
           requestBody: {
             required: true,
             content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
           },
-          responses: { "201": answer("The upload.", "Upload") },
+          responses: { "201": answer("The upload.", "Upload"), ...badQuery },
         }),
-      },
-      [`${SPACE_BASE}/uploads/{upload_id}`]: {
-        parameters: [parameterRef("space"), uploadId],
-        get: op({
+      }),
+      ...bothBases("/uploads/{upload_id}", {
+        get: readOp({
           operationId: "getUpload",
           summary: "Get an upload",
           responses: { "200": answer("The upload.", "Upload"), "404": responseRef("NotFound") },
@@ -326,27 +400,50 @@ export const contentManagementSection: OpenApiSection = {
           summary: "Delete an upload",
           responses: { "204": empty("Deleted."), "404": responseRef("NotFound") },
         }),
-      },
+      }, [uploadId]),
+      ...bothBases("/content_types", {
+        post: fromTheSite("createContentType", "Create a content type (refused)", TYPES_FROM_MODELS),
+      }),
+      ...bothBases("/content_types/{content_type_id}", {
+        put: fromTheSite("putContentType", "Create or update a content type (refused)", TYPES_FROM_MODELS),
+        delete: fromTheSite("deleteContentType", "Delete a content type (refused)", TYPES_FROM_MODELS),
+      }, [parameterRef("content_type_id")]),
+      ...bothBases("/content_types/{content_type_id}/published", {
+        put: fromTheSite("publishContentType", "Publish a content type (refused)", TYPES_FROM_MODELS),
+        delete: fromTheSite("unpublishContentType", "Unpublish a content type (refused)", TYPES_FROM_MODELS),
+      }, [parameterRef("content_type_id")]),
+      ...bothBases("/locales", {
+        post: fromTheSite("createLocale", "Create a locale (refused)", LOCALES_FROM_CONFIG),
+      }),
+      ...bothBases("/locales/{locale_id}", {
+        put: fromTheSite("putLocale", "Update a locale (refused)", LOCALES_FROM_CONFIG),
+        delete: fromTheSite("deleteLocale", "Delete a locale (refused)", LOCALES_FROM_CONFIG),
+      }, [pathParam("locale_id", "The locale's id.")]),
       [`${SPACE_BASE}/webhook_definitions`]: {
         parameters: [parameterRef("space")],
-        get: op({
+        get: readOp({
           operationId: "listWebhookDefinitions",
           summary: "List webhook definitions",
-          responses: { "200": answer("The definitions.", "WebhookDefinitionCollection") },
+          parameters: [
+            queryParam("skip", "How many to pass over.", { type: "integer", minimum: 0, default: 0 }),
+            queryParam("limit", "How many to answer.", { type: "integer", minimum: 1, maximum: 1000, default: 100 }),
+          ],
+          responses: { "200": answer("The definitions.", "WebhookDefinitionCollection"), ...badQuery },
         }),
         post: op({
           operationId: "createWebhookDefinition",
           summary: "Create a webhook definition",
           description:
             "Topics ContentManagement.<Entry|Asset>.<create|save|publish|unpublish|delete> match by `<Type>.<event>`, " +
-            "`<Type>.*` and `*.*`. A bad url or topic is 422.",
+            "`<Type>.*` and `*.*`. A bad url or topic is 422, and so is a url naming localhost or a loopback or " +
+            "private address unless the site allows such targets.",
           requestBody: body("WebhookDefinition"),
-          responses: { "201": answer("Created.", "WebhookDefinition"), "422": responseRef("ValidationFailed") },
+          responses: { "201": answer("Created.", "WebhookDefinition"), ...badQuery, "422": responseRef("ValidationFailed") },
         }),
       },
       [`${SPACE_BASE}/webhook_definitions/{webhook_id}`]: {
         parameters: [parameterRef("space"), webhookId],
-        get: op({
+        get: readOp({
           operationId: "getWebhookDefinition",
           summary: "Get a webhook definition",
           responses: { "200": answer("The definition.", "WebhookDefinition"), "404": responseRef("NotFound") },
@@ -354,17 +451,23 @@ export const contentManagementSection: OpenApiSection = {
         put: op({
           operationId: "putWebhookDefinition",
           summary: "Replace a webhook definition",
+          description: "Needs the current version. One declared in the site's configuration (source file) is 405.",
+          parameters: [versionHeader],
           requestBody: body("WebhookDefinition"),
           responses: {
             "200": answer("Replaced.", "WebhookDefinition"),
+            ...badQuery,
             "404": responseRef("NotFound"),
+            "409": responseRef("VersionMismatch"),
             "422": responseRef("ValidationFailed"),
           },
         }),
         delete: op({
           operationId: "deleteWebhookDefinition",
           summary: "Delete a webhook definition",
-          responses: { "204": empty("Deleted."), "404": responseRef("NotFound") },
+          description: "One declared in the site's configuration (source file) is 405.",
+          parameters: [versionHeader],
+          responses: { "204": empty("Deleted."), ...badQuery, "404": responseRef("NotFound"), "409": responseRef("VersionMismatch") },
         }),
       },
       "/api/content/sweep-uploads": {
@@ -383,6 +486,7 @@ export const contentManagementSection: OpenApiSection = {
           ],
           responses: {
             "200": { description: "What was removed.", content: json({ type: "object", additionalProperties: true }) },
+            ...badQuery,
             "401": responseRef("AccessTokenInvalid"),
           },
         },
