@@ -97,6 +97,47 @@ test("an entry's lifecycle delivers create, save, publish, unpublish and delete 
     assert.ok(stored.every((r) => !("X-Token" in r.headers) && r.headers["X-Shown"] === "plain"));
   })));
 
+test("an asset's lifecycle delivers create, publish (processing), save and delete with a DeletedAsset body", () =>
+  inCloudMode(() => withReceiver(async (receiver, hooks) => {
+    const hook = await define(receiver, ["Asset.*"]);
+    hooks.push(hook.sys.id);
+    const d = dispatcher();
+    const upload = await call("POST", `${space}/uploads`, key, pngBytes(4, 2), { "content-type": "application/octet-stream" });
+    const file = { "en-US": { fileName: "life.png", contentType: "image/png", uploadFrom: { sys: { type: "Link", linkType: "Upload", id: upload.body.sys.id } } } };
+    const created = await call("POST", `${env}/assets`, key, { fields: { title: { "en-US": "Alive" }, file } });
+    const id = created.body.sys.id;
+    assert.equal((await call("PUT", `${env}/assets/${id}/files/en-US/process`, key)).status, 204);
+    const processed = await call("GET", `${env}/assets/${id}`, key);
+    const renamed = await call("PUT", `${env}/assets/${id}`, key, {
+      fields: { title: { "en-US": "Renamed" }, file: processed.body.fields.file },
+    }, { "x-contentful-version": String(processed.body.sys.version) });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.equal((await call("DELETE", `${env}/assets/${id}`, key)).status, 204);
+    await deliver(d, receiver, 4);
+    const order = ["create", "publish", "save", "delete"].map((e) => `ContentManagement.Asset.${e}`);
+    receiver.receipts.sort((a, b) => order.indexOf(a.headers.get("x-contentful-topic")!) - order.indexOf(b.headers.get("x-contentful-topic")!));
+    assert.deepEqual(topics(receiver), order);
+    for (const receipt of receiver.receipts) {
+      assert.equal(receipt.headers.get("x-contentful-webhook-name"), hook.name);
+      assert.equal(receipt.headers.get("content-type"), MANAGEMENT);
+      assert.equal(receipt.headers.get("x-token"), "s3cret");
+    }
+    const [create, publish, save, gone] = receiver.receipts.map((r) => JSON.parse(r.body));
+    assert.equal(create.sys.id, id);
+    assert.equal(create.fields.title["en-US"], "Alive");
+    assert.equal(create.fields.file["en-US"].url, undefined, "pending until processed");
+    assert.equal(publish.fields.file["en-US"].details.image.width, 4);
+    assert.deepEqual(save, renamed.body); // the save body is the asset as the API answered it
+    assert.equal(save.fields.title["en-US"], "Renamed");
+    assert.equal(gone.sys.type, "DeletedAsset");
+    assert.equal(gone.sys.id, id);
+    assert.deepEqual(gone.sys.space, { sys: { type: "Link", linkType: "Space", id: host.space } });
+    assert.equal(gone.sys.environment.sys.id, "master");
+    assert.equal(typeof gone.sys.deletedAt, "string");
+    assert.equal(typeof gone.sys.createdAt, "string");
+    assert.equal(gone.fields, undefined);
+  })));
+
 test("topics match Type.event, Type.*, *.event and *.*; nothing is written where none matches", () =>
   inCloudMode(() => withReceiver(async (receiver, hooks) => {
     const exact = await define(receiver, ["Asset.create"]);

@@ -329,6 +329,18 @@ test("text no filter can hold (NUL, a lone surrogate) in a literal or a variable
     assert.equal(answer.status, 400, JSON.stringify(variables));
     assert.match(only(answer, "INVALID_QUERY").message, /^variables\./);
   }
+  // and the same over GET, in the variables or in the query text itself
+  for (
+    const params of [
+      { query: byVariable[0][0], variables: JSON.stringify(byVariable[0][1]) } as Record<string, string>,
+      { query: `{ article(id: "a\u0000") { title } }` },
+      { query: `{ article(id: "a\\u0000") { title } }` },
+    ]
+  ) {
+    const res = await fetch(`${graphql}?${new URLSearchParams(params)}`, { headers: { authorization: `Bearer ${delivery}` } });
+    assert.equal(res.status, 400, JSON.stringify(params));
+    only({ body: await res.json() }, "INVALID_QUERY");
+  }
 });
 
 test("a DateTime filter takes real dates in years 0001 to 9999 only: INVALID_QUERY 400 otherwise", async () => {
