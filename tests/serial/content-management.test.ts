@@ -460,13 +460,29 @@ test("client mistakes in an entry body are 4xx, never a 5xx: documents, NUL, nes
     /not an entry of a type this field links to \(wiki\)/,
   );
   // a long title makes an id of the longest length; a long slug is refused with the reason
-  const long = await call("POST", `${env}/entries`, key, { fields: { title: { "en-US": `${unique("Long")} ${"word ".repeat(60_000)}` } } }, ARTICLE);
+  const long = await call("POST", `${env}/entries`, key, { fields: { title: { "en-US": `${unique("Long")} ${"word ".repeat(48)}` } } }, ARTICLE);
   assert.equal(long.status, 201, JSON.stringify(long.body).slice(0, 300));
   assert.equal(long.body.sys.id.length, "article.".length + 191);
+  await refusedAt(create({ title: { "en-US": "word ".repeat(60_000) } }), ["fields", "title"], /at most 256 characters/);
   await refusedAt(
-    call("POST", `${env}/entries`, key, { fields: { title: { "en-US": "T" }, slug: { "en-US": "s".repeat(3000) } } }, ARTICLE),
+    call("POST", `${env}/entries`, key, { fields: { title: { "en-US": "T" }, slug: { "en-US": "s".repeat(200) } } }, ARTICLE),
     ["fields", "slug"],
     /at most 191 characters/,
+  );
+  // short texts are indexed (handles, SKUs): Contentful's 256 characters at most
+  await refusedAt(create({ slug: { "en-US": "s".repeat(3000) } }), ["fields", "slug"], /at most 256 characters/);
+  await refusedAt(create({ tags: { "en-US": ["ok", "t".repeat(257)] } }), ["fields", "tags"], /at most 256 characters/);
+  // links are indexed too: an entry link names an entry id
+  await refusedAt(
+    create({ related: { "en-US": [{ sys: { type: "Link", linkType: "Entry", id: `article.${"x".repeat(3000)}` } }] } }),
+    ["fields", "related"],
+    /a link is/,
+  );
+  const inline = { nodeType: "embedded-entry-inline", data: { target: { sys: { type: "Link", linkType: "Entry", id: "no id" } } }, content: [] };
+  await refusedAt(
+    create({ body: { "en-US": { nodeType: "document", data: {}, content: [{ nodeType: "paragraph", data: {}, content: [inline] }] } } }),
+    ["fields", "body"],
+    /names an entry id/,
   );
   // a chosen id may not end in a dot (its file would be x..md)
   assertError(await call("PUT", `${env}/entries/article.${unique("dot")}.`, key, { fields: { title: { "en-US": "x" } } }), 400, "BadQuery");
@@ -478,6 +494,9 @@ test("client mistakes in asset and webhook definition bodies are 4xx: NUL, a fil
   const nul = await call("POST", `${env}/assets`, key, { fields: { title: { "en-US": "a\u0000b" }, file } });
   assertError(nul, 422, "ValidationFailed");
   assert.deepEqual(nul.body.details.errors[0].path, ["fields", "title"]);
+  const longType = await call("POST", `${env}/assets`, key, { fields: { file: { "en-US": { ...file["en-US"], contentType: `image/${"x".repeat(3000)}` } } } });
+  assertError(longType, 422, "ValidationFailed");
+  assert.match(longType.body.details.errors[0].details, /contentType must be a media type/);
   const elsewhere = await call("POST", `${env}/assets`, key, { fields: { file: { "de-DE": file["en-US"] } } });
   assertError(elsewhere, 422, "ValidationFailed");
   assert.deepEqual(elsewhere.body.details.errors.map((e: any) => e.path), [["fields", "file"]]);

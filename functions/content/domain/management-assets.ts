@@ -139,7 +139,7 @@ function readFile(value: unknown, path: string[], problems: FieldProblem[]): Pen
     problems.push({ name: "invalid", path, details: "fileName must be a file name (no slashes, at most 200 characters)", value: fileName });
     return undefined;
   }
-  if (contentType !== undefined && (typeof contentType !== "string" || !/^[\w.+-]+\/[\w.+-]+$/.test(contentType))) {
+  if (contentType !== undefined && (typeof contentType !== "string" || !/^[\w.+-]{1,127}\/[\w.+-]{1,127}$/.test(contentType))) {
     problems.push({ name: "invalid", path, details: "contentType must be a media type such as image/png", value: contentType });
     return undefined;
   }

@@ -13,7 +13,7 @@ import { fieldLinkType, markdownTwinId } from "../../../shared/site/models.ts";
 import { markdownToRichText, richTextLinks, richTextProblem } from "../../../shared/richtext.ts";
 import { mediaPath } from "../../../shared/site/media.ts";
 import { type ContentModel, type ContentTypeField, linkContentTypes } from "./content-types.ts";
-import { type FieldProblem, modelIdOf } from "./management-rules.ts";
+import { type FieldProblem, isEntryLinkId, modelIdOf } from "./management-rules.ts";
 
 type Localized = Record<string, Record<string, unknown>>;
 
@@ -150,7 +150,13 @@ export function buildEntryValues(
           problems.push({ name: "invalid", path, details: malformed });
           continue;
         }
-        for (const id of richTextLinks(document).assets) if (!library.ids.has(id)) assetProblem(path, id);
+        const targets = richTextLinks(document);
+        const notAnId = targets.entries.find((id) => !isEntryLinkId(id));
+        if (notAnId !== undefined) {
+          problems.push({ name: "invalid", path, details: "an entry link names an entry id: <content type>.<path>", value: notAnId.slice(0, 100) });
+          continue;
+        }
+        for (const id of targets.assets) if (!library.ids.has(id)) assetProblem(path, id);
         put(field.id, locale, document); // no twin: markdown cannot be made back from a document
       }
       continue;
@@ -165,7 +171,12 @@ export function buildEntryValues(
       }
       try {
         // the import's coercion; its link resolver (record paths) is never reached: links are handled above
-        put(field.id, locale, coerceValue(field, value, { file: `fields.${field.id}`, model: model as never, resolver: undefined as never }));
+        const coerced = coerceValue(field, value, { file: `fields.${field.id}`, model: model as never, resolver: undefined as never });
+        if (isSymbolField(field) && (Array.isArray(coerced) ? coerced : [coerced]).some(tooLongSymbol)) {
+          problems.push({ name: "invalid", path, details: `a short text (Symbol) holds at most ${MAX_SYMBOL_LENGTH} characters` });
+          continue;
+        }
+        put(field.id, locale, coerced);
       } catch (error) {
         if (!(error instanceof SiteImportError)) throw error;
         problems.push({ name: "invalid", path, details: error.message.replace(/^fields\.[^:]+: /, ""), value });
@@ -177,6 +188,13 @@ export function buildEntryValues(
   const { links, assetLinks, searchText } = summarize(model, fields);
   return { values: { fields, links, assetLinks, searchText }, problems: [] };
 }
+
+/** Contentful's limit of a short text; values are indexed (handles, SKUs, names), so it is kept here too. */
+export const MAX_SYMBOL_LENGTH = 256;
+
+const isSymbolField = (field: ContentTypeField) =>
+  field.type === "Symbol" || (field.type === "Array" && field.items?.type === "Symbol");
+const tooLongSymbol = (value: unknown) => typeof value === "string" && value.length > MAX_SYMBOL_LENGTH;
 
 /**
  * What publishing needs: every field the content type marks required has a value in the default
@@ -223,7 +241,10 @@ function linkValue(
   const out: unknown[] = [];
   for (const item of (list ? value : [value]) as unknown[]) {
     const sys = isMap(item) && isMap(item.sys) ? item.sys : undefined;
-    if (!sys || sys.type !== "Link" || sys.linkType !== linkType || typeof sys.id !== "string" || !sys.id) {
+    if (
+      !sys || sys.type !== "Link" || sys.linkType !== linkType || typeof sys.id !== "string" || !sys.id ||
+      (linkType === "Entry" && !isEntryLinkId(sys.id))
+    ) {
       problems.push({
         name: "invalid",
         path,

@@ -130,6 +130,14 @@ export function entryPathForId(id: string, modelId: string, folder: string): str
   return `records/${folder}/${id.slice(modelId.length + 1)}.md`;
 }
 
+/**
+ * Whether a link can name an entry: `<type>.<path>` as the site import and the API make ids (a little
+ * looser than ENTRY_ID, for records imported with longer paths). Links are indexed, so their length is bounded.
+ */
+export function isEntryLinkId(id: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9]*\.[A-Za-z0-9_-][A-Za-z0-9._-]{0,255}$/.test(id);
+}
+
 /** The content type an id names by its prefix (`article.hello` -> `article`). */
 export function modelIdOf(id: string): string {
   return id.split(".")[0];

@@ -6,6 +6,7 @@ import {
   checkVersion,
   entryIdFromFields,
   entryPathForId,
+  isEntryLinkId,
   MAX_ENTRY_PATH,
   nextRevision,
   parseVersionHeader,
@@ -232,6 +233,33 @@ test("an Entry link must name an entry of a type the field's linkContentType all
     ["invalid", "fields.related", "article.x"],
   ]);
   assert.match(refusedLinks.problems[1].details, /not an entry of a type this field links to \(guide, note\)/);
+});
+
+test("short texts hold at most 256 characters, and entry links must look like entry ids", () => {
+  const long = "x".repeat(257);
+  const built = buildEntryValues(model, {
+    slug: { "en-US": long },
+    tags: { "en-US": ["fine", long] },
+    title: { "en-US": "x".repeat(256) },
+    related: { "en-US": [link("Entry", "no id"), link("Entry", `note.${long}`)] },
+    body: {
+      "en-US": {
+        nodeType: "document",
+        data: {},
+        content: [{ nodeType: "embedded-entry-block", data: { target: link("Entry", "x".repeat(3000)) }, content: [] }],
+      },
+    },
+  }, ctx, library);
+  assert.deepEqual(built.problems.map((p) => [p.name, p.path.join(".")]), [
+    ["invalid", "fields.slug"],
+    ["invalid", "fields.tags"],
+    ["invalid", "fields.related"],
+    ["invalid", "fields.related"],
+    ["invalid", "fields.body"],
+  ]);
+  assert.match(built.problems[0].details, /at most 256 characters/);
+  assert.ok(isEntryLinkId("note.guides.set-up") && isEntryLinkId(`note.${"a".repeat(256)}`));
+  assert.ok(!isEntryLinkId("note") && !isEntryLinkId(".x") && !isEntryLinkId(`note.${"a".repeat(257)}`));
 });
 
 test("a rich-text document that does not fit the node model is refused at its field, with the node named", () => {
