@@ -23,6 +23,11 @@ export interface RuntimeConfig {
   payments?: PaymentConfig;
   /** Signs deliveries to a form document's own webhook (X-Form-Signature); generated when unset. */
   formsWebhookSecret?: string;
+  /**
+   * How many proxies in front append the caller's address to X-Forwarded-For and are trusted to
+   * (TRUST_PROXY); 0, the default, keys per-address limits on the socket's peer and ignores the header.
+   */
+  trustedProxies: number;
 }
 
 export function readConfig(env: { get(name: string): string | undefined } = Deno.env): RuntimeConfig {
@@ -32,6 +37,11 @@ export function readConfig(env: { get(name: string): string | undefined } = Deno
   const mode = env.get("SITE_MODE");
   if (mode && mode !== "git" && mode !== "cloud") throw new ConfigError(`SITE_MODE must be git or cloud`);
   const allow = env.get("ALLOW_PRIVATE_WEBHOOK_TARGETS");
+  const trust = (env.get("TRUST_PROXY") ?? "").trim().toLowerCase();
+  const trustedProxies = trust === "" || trust === "false" ? 0 : trust === "true" ? 1 : Number(trust);
+  if (!Number.isInteger(trustedProxies) || trustedProxies < 0 || trustedProxies > 10) {
+    throw new ConfigError(`TRUST_PROXY must be true, false or the number of trusted proxies (0 to 10)`);
+  }
   return {
     databaseUrl: env.get("DATABASE_URL") ?? env.get("SUPABASE_DB_URL") ?? undefined,
     port,
@@ -46,6 +56,7 @@ export function readConfig(env: { get(name: string): string | undefined } = Deno
     allowPrivateWebhookTargets: allow === undefined ? undefined : allow === "1" || allow === "true",
     payments: readPaymentConfig(env),
     formsWebhookSecret: env.get("FORMS_WEBHOOK_SECRET") ?? undefined,
+    trustedProxies,
   };
 }
 

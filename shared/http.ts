@@ -31,13 +31,53 @@ export function bearerToken(request: Request): string | undefined {
   return request.headers.get("authorization")?.match(/^\s*Bearer\s+(\S+)\s*$/i)?.[1];
 }
 
-/** The caller's address for per-address rate limits (the host sets x-forwarded-for). */
+/** What a server entry tells an app about the caller of one request (the app's `c.env`). */
+export interface CallerEnv {
+  /** the socket's peer */
+  remoteAddr?: Deno.NetAddr;
+  /** the caller's address as the entry decided it (callerAddress) */
+  clientAddress?: string;
+}
+
+/**
+ * The caller's address for per-address rate limits: the socket's peer, unless the deployment sits behind
+ * proxies it trusts (TRUST_PROXY, the number of them). Each proxy appends the address it was reached from
+ * to X-Forwarded-For, so the entry `trustedProxies` from the right is the one the outermost trusted proxy
+ * saw; whatever a client wrote into the header itself stands to the left of it and counts for nothing.
+ */
+export function callerAddress(
+  request: Request,
+  remoteAddr: Deno.NetAddr | undefined,
+  trustedProxies: number,
+): string {
+  const socket = remoteAddr?.hostname ?? "unknown";
+  if (trustedProxies < 1) return socket;
+  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+  return hops[hops.length - trustedProxies] ?? hops[0] ?? socket;
+}
+
+/** The env a server entry hands an app for one request. */
+export function callerEnv(
+  request: Request,
+  info: { remoteAddr?: Deno.NetAddr },
+  config: { trustedProxies: number },
+): CallerEnv {
+  return {
+    remoteAddr: info.remoteAddr,
+    clientAddress: callerAddress(request, info.remoteAddr, config.trustedProxies),
+  };
+}
+
+/**
+ * The caller's address, as the server entry decided it (callerEnv), or the socket's peer. An app called
+ * in-process, not through a server entry (one function handing a request to another, tests), takes the
+ * right-most X-Forwarded-For entry: the one the handing hop appended.
+ */
 export function clientAddress(c: Context): string {
-  const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-  if (forwarded) return forwarded;
-  // deno-lint-ignore no-explicit-any
-  const info = (c.env as any)?.remoteAddr as Deno.NetAddr | undefined;
-  return info?.hostname ?? "unknown";
+  const env = c.env as CallerEnv | undefined;
+  if (env?.clientAddress) return env.clientAddress;
+  if (env?.remoteAddr) return env.remoteAddr.hostname;
+  return callerAddress(c.req.raw, undefined, 1);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The local host: one HTTP server that serves every function at its own address (/functions/v1/<name>)
 // and at the site's public paths through the rewrite table.
 import type { FunctionContext } from "../shared/context.ts";
-import { stripFunctionPrefix } from "../shared/http.ts";
+import { callerEnv, type CallerEnv, stripFunctionPrefix } from "../shared/http.ts";
 import { createContentApp } from "../functions/content/app.ts";
 import { createSchedulingApp } from "../functions/scheduling-api/app.ts";
 import { createFormsApp } from "../functions/forms-api/app.ts";
@@ -9,7 +9,7 @@ import { localCheckoutFor } from "../shared/payments/mod.ts";
 import { createStorefrontApp } from "../functions/storefront-api/app.ts";
 import { REWRITES, rewrite } from "./rewrites.ts";
 
-export type Fetcher = (request: Request, env: { remoteAddr?: Deno.NetAddr }) => Response | Promise<Response>;
+export type Fetcher = (request: Request, env: CallerEnv) => Response | Promise<Response>;
 
 export function createFunctions(ctx: FunctionContext): Record<string, Fetcher> {
   const content = createContentApp(ctx);
@@ -21,11 +21,11 @@ export function createFunctions(ctx: FunctionContext): Record<string, Fetcher> {
   const registry: Record<string, Fetcher> = {};
   const storefront = createStorefrontApp(ctx, { forward: (fn, request) => forwardTo(registry, fn, request) });
   return Object.assign(registry, {
-    "storefront-api": (request: Request, env: { remoteAddr?: Deno.NetAddr }) => storefront.fetch(request, env),
+    "storefront-api": (request: Request, env: CallerEnv) => storefront.fetch(request, env),
     content: (request, env) => content.fetch(request, env),
     "scheduling-api": (request, env) => scheduling.fetch(request, env),
     "forms-api": (request, env) => forms.fetch(request, env),
-    ...(payments ? { payments: (request: Request, env: { remoteAddr?: Deno.NetAddr }) => payments.fetch(request, env) } : {}),
+    ...(payments ? { payments: (request: Request, env: CallerEnv) => payments.fetch(request, env) } : {}),
   } as Record<string, Fetcher>);
 }
 
@@ -65,6 +65,6 @@ export function serveHost(
   const handler = createHostHandler(ctx);
   return Deno.serve(
     { port: options.port, hostname: options.hostname ?? "127.0.0.1", signal: options.signal, onListen: options.onListen },
-    (request, info) => handler(request, { remoteAddr: info.remoteAddr }),
+    (request, info) => handler(request, callerEnv(request, info, ctx.config)),
   );
 }

@@ -28,7 +28,16 @@ export function testHost(): Promise<TestHost> {
 async function start(): Promise<TestHost> {
   const port = freePort();
   const baseUrl = `http://localhost:${port}`;
-  const config = { ...readConfig(new Map<string, string>()), databaseUrl: testDatabaseUrl(), port, publicUrl: baseUrl, functionsUrl: baseUrl, allowPrivateWebhookTargets: true };
+  const config = {
+    ...readConfig(new Map<string, string>()),
+    databaseUrl: testDatabaseUrl(),
+    port,
+    publicUrl: baseUrl,
+    functionsUrl: baseUrl,
+    allowPrivateWebhookTargets: true,
+    // tests stand in for many callers by sending X-Forwarded-For, as the one trusted proxy in front would
+    trustedProxies: 1,
+  };
   const ctx = createContext(config, { sql: testSql() });
   const controller = new AbortController();
   const server = serveHost(ctx, { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} });

@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { testHost } from "../../helpers/host.ts";
 import { createKey, hashKey, revokeKey } from "../../../shared/keys.ts";
+import { freePort } from "../../../shared/embedded.ts";
+import { serveHost } from "../../../web/host.ts";
 
 const host = await testHost();
 const deliveryKey = await host.key("delivery");
@@ -317,4 +319,42 @@ test("the hourly limit (36 000) answers 429 with the hour's reset once it is spe
   assert.equal(over.res.headers.get("retry-after"), String(reset));
   assert.equal(over.res.headers.get("x-contentful-ratelimit-hour-remaining"), "0");
   assert.equal((await get(`${env}/locales`, await host.key("delivery"))).status, 200, "other keys are not affected");
+});
+
+test("anonymous limits count the socket's address: X-Forwarded-For counts only from proxies the host is told to trust", async () => {
+  const counted = async (address: string) =>
+    (await host.ctx.sql`select 1 from public.rate_limit_counters where bucket = ${`content:ip:${address}`} limit 1`).length > 0;
+  const serve = (trustedProxies: number) => {
+    const port = freePort();
+    const controller = new AbortController();
+    const server = serveHost({ ...host.ctx, config: { ...host.ctx.config, trustedProxies } }, {
+      port,
+      hostname: "127.0.0.1",
+      signal: controller.signal,
+      onListen: () => {},
+    });
+    return { url: `http://127.0.0.1:${port}/api/content/spaces/${host.space}/environments/master/locales`, close: () => (controller.abort(), server.finished) };
+  };
+  const unique = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${crypto.randomUUID().slice(0, 8)}`;
+  const plain = serve(0);
+  const behindProxy = serve(1);
+  try {
+    // the dev host's default: a made-up header does not give a caller a budget of its own
+    const spoofed = unique();
+    const res = await fetch(plain.url, { headers: { "x-forwarded-for": spoofed } });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    assert.equal(await counted(spoofed), false, "a client's own X-Forwarded-For is not a bucket");
+    assert.equal(await counted("127.0.0.1"), true, "the socket's address is");
+    // behind one trusted proxy: the entry that proxy appended (the right-most), not the client's own before it
+    const [written, appended] = [unique(), unique()];
+    const proxied = await fetch(behindProxy.url, { headers: { "x-forwarded-for": `${written}, ${appended}` } });
+    assert.equal(proxied.status, 200);
+    await proxied.body?.cancel();
+    assert.equal(await counted(appended), true);
+    assert.equal(await counted(written), false);
+  } finally {
+    await plain.close();
+    await behindProxy.close();
+  }
 });
