@@ -351,6 +351,7 @@ test("GraphQL is POST and GET, and its description names the query fields of the
     assert.ok(post.description!.includes(field), field);
   }
   assert.match(post.description!, /11000/);
+  assert.match(post.description!, /mutation or subscription/);
 });
 
 test("the served analytics routes are the spec's, with or without the trailing slash the SDKs send", () => {

@@ -47,7 +47,9 @@ function operation(ctx: SectionContext, method: "post" | "get"): Operation {
       "sys_firstPublishedAt, sys_publishedVersion. Asset.url(transform: { width, height, quality, cornerRadius, " +
       "resizeStrategy, resizeFocus, backgroundColor, format }) maps to the image door.",
       `\`preview: true\` needs a preview key (ACCESS_DENIED, 403). A query whose complexity exceeds ${GRAPHQL_COMPLEXITY_LIMIT} ` +
-      "is TOO_COMPLEX_QUERY; a malformed one INVALID_QUERY. The codes are under errors[].extensions.contentful.code.",
+      "is TOO_COMPLEX_QUERY; a malformed one INVALID_QUERY, and so is a mutation or subscription (only queries are " +
+      "answered), a string holding the NUL character, a DateTime outside years 0001 to 9999, or a body over 1 MB. " +
+      "The codes are under errors[].extensions.contentful.code.",
     ].join("\n\n"),
     tags: [CONTENT_GRAPHQL_TAG],
     security: deliverySecurity(ctx),
