@@ -65,15 +65,21 @@ test("the first hit of each minute sweeps; later hits of that minute do not", ()
     assert.equal(hits, 3);
   }));
 
-test("only the service role sweeps or counts", () =>
+test("only the service role sweeps or counts; the image cache list is the service role's too", () =>
   rolledBack(async (tx) => {
     for (const who of ["anon", { sub: crypto.randomUUID() }] as const) {
       await as(tx, who, async (q) => {
         await refused(q, (s) => s`select public.rate_limit_sweep(now())`);
         await refused(q, (s) => s`select * from public.rate_limit_hit('x', array[60], now())`);
+        await refused(q, (s) => s`select * from public.content_image_variants`);
+        await refused(
+          q,
+          (s) => s`insert into public.content_image_variants (content_hash, variant) values ('a', 'b')`,
+        );
       });
     }
     await as(tx, "service_role", async (q) => {
       await q`select public.rate_limit_sweep('2001-01-01')`;
+      await q`insert into public.content_image_variants (content_hash, variant) values ('a', 'b') on conflict do nothing`;
     });
   }));

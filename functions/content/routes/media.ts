@@ -1,19 +1,109 @@
 // GET /media/:space/:asset/:hash/:file — the images door. Originals as stored; transforms cached in
-// storage under the asset's content hash and the canonical parameters, so each is computed once.
+// storage under the asset's content hash and the canonical parameters, so each is computed once:
+// identical requests arriving together share one computation, a process computes a few at a time (the
+// rest wait their turn), and each address may start only so many computations (the cache answers it
+// without limit). Each cached transform is listed (store.ts), so the transforms of a file no asset has
+// any more are removed, a few after every transform computed.
 import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
+import { admit, type RateWindow } from "../../../shared/gate.ts";
+import { clientAddress } from "../../../shared/http.ts";
 import { sha256Hex } from "../../../shared/ids.ts";
 import { moduleOn, readSiteSettings, spaceId } from "../../../shared/site.ts";
 import { badQuery, ContentError, notFound } from "../envelope.ts";
-import { hasImageTransform, ImageError, imageCacheKey, parseImageParams, transformImage } from "../images/mod.ts";
+import {
+  hasImageTransform,
+  imageCacheKey,
+  ImageError,
+  type ImageParams,
+  parseImageParams,
+  transformImage,
+  type TransformResult,
+} from "../images/mod.ts";
 import { matchesEtag } from "../respond.ts";
-import { assetByStorage } from "../store.ts";
+import {
+  assetByStorage,
+  type AssetRow,
+  forgetImageVariant,
+  orphanedImageVariants,
+  rememberImageVariant,
+} from "../store.ts";
 
 export const IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const IMAGE_CACHE_BUCKET = "image-cache";
 export const MEDIA_BUCKET = "media";
 
-export function mediaHandler(ctx: FunctionContext) {
+/**
+ * Transforms one address may have computed (cached answers do not count): a large gallery's worth in a
+ * minute, a site's in an hour.
+ */
+export const IMAGE_TRANSFORM_LIMITS: RateWindow[] = [
+  { seconds: 3600, limit: 3000 },
+  { seconds: 60, limit: 300 },
+];
+
+/** Transforms one process computes at once; each takes a core for a fraction of a second. */
+export const IMAGE_TRANSFORMS_AT_ONCE = 2;
+
+/** Cached transforms of gone files removed after each transform computed. */
+const SWEEP_BATCH = 50;
+
+export interface MediaOptions {
+  /** per-address limits on transforms computed (tests use small ones) */
+  transformLimits?: RateWindow[];
+  /** the transform itself (tests count its calls) */
+  transform?: (bytes: Uint8Array, params: ImageParams) => Promise<TransformResult>;
+  /** transforms computed at once (IMAGE_TRANSFORMS_AT_ONCE) */
+  atOnce?: number;
+}
+
+export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
+  const limits = options.transformLimits ?? IMAGE_TRANSFORM_LIMITS;
+  const transform = options.transform ?? transformImage;
+  // transforms being computed in this process, by cache key: an identical request joins instead of repeating it
+  const computing = new Map<string, Promise<TransformResult>>();
+  const turns = takingTurns(options.atOnce ?? IMAGE_TRANSFORMS_AT_ONCE);
+
+  const compute = async (
+    c: Context,
+    asset: AssetRow,
+    params: ImageParams,
+    variant: string,
+    cacheKey: string,
+  ) => {
+    const admission = await admit(ctx.sql, {
+      api: "images",
+      clientAddress: clientAddress(c),
+      windows: limits,
+      now: ctx.clock.now(),
+    });
+    if (admission.exceeded) {
+      const wait = String(admission.exceeded.resetIn);
+      throw new ContentError(
+        "RateLimitExceeded",
+        "Too many images transformed from this address; cached ones are still served.",
+        undefined,
+        {
+          "Retry-After": wait,
+        },
+      );
+    }
+    const result = await turns(async () => {
+      const original = await ctx.storage.get(MEDIA_BUCKET, asset.storage_key);
+      if (!original) throw notFound("Asset", asset.id);
+      try {
+        return await transform(original.bytes, params);
+      } catch (error) {
+        if (error instanceof ImageError) throw new ContentError(error.errorId, error.message, error.details);
+        throw error;
+      }
+    });
+    await ctx.storage.put(IMAGE_CACHE_BUCKET, cacheKey, result.bytes, result.contentType);
+    await rememberImageVariant(ctx.sql, asset.content_hash, variant);
+    sweepImageCache(ctx, SWEEP_BATCH).catch((error) => console.error("image cache sweep:", error));
+    return result;
+  };
+
   return async (c: Context) => {
     const site = await readSiteSettings(ctx.sql);
     if (!site || !moduleOn(site, "api") || c.req.param("space") !== spaceId(site)) {
@@ -24,34 +114,68 @@ export function mediaHandler(ctx: FunctionContext) {
     const asset = await assetByStorage(ctx.sql, c.req.param("asset") ?? "");
     if (!asset || asset.content_hash !== c.req.param("hash")) throw notFound("Asset", c.req.param("asset"));
 
-    const transform = hasImageTransform(parsed.params) && asset.content_type.startsWith("image/");
-    const variant = transform ? imageCacheKey(parsed.params) : "original";
+    const transformed = hasImageTransform(parsed.params) && asset.content_type.startsWith("image/");
+    const variant = transformed ? imageCacheKey(parsed.params) : "original";
     const etag = `"${asset.content_hash}-${(await sha256Hex(variant)).slice(0, 16)}"`;
     const headers = { "Cache-Control": IMAGE_CACHE_CONTROL, "ETag": etag };
     if (matchesEtag(c.req.header("if-none-match"), etag)) return new Response(null, { status: 304, headers });
 
-    if (!transform) {
+    if (!transformed) {
       const original = await ctx.storage.get(MEDIA_BUCKET, asset.storage_key);
       if (!original) throw notFound("Asset", asset.id);
-      return new Response(original.bytes as BodyInit, { headers: { ...headers, "Content-Type": asset.content_type } });
+      return new Response(original.bytes as BodyInit, {
+        headers: { ...headers, "Content-Type": asset.content_type },
+      });
     }
     const cacheKey = `${asset.content_hash}/${variant}`;
     const cached = await ctx.storage.get(IMAGE_CACHE_BUCKET, cacheKey);
     if (cached) {
-      return new Response(cached.bytes as BodyInit, { headers: { ...headers, "Content-Type": cached.contentType, "X-Image-Cache": "hit" } });
+      return new Response(cached.bytes as BodyInit, {
+        headers: { ...headers, "Content-Type": cached.contentType, "X-Image-Cache": "hit" },
+      });
     }
-    const original = await ctx.storage.get(MEDIA_BUCKET, asset.storage_key);
-    if (!original) throw notFound("Asset", asset.id);
-    let result;
-    try {
-      result = await transformImage(original.bytes, parsed.params);
-    } catch (error) {
-      if (error instanceof ImageError) throw new ContentError(error.errorId, error.message, error.details);
-      throw error;
+    let work = computing.get(cacheKey);
+    if (!work) {
+      work = compute(c, asset, parsed.params, variant, cacheKey).finally(() => computing.delete(cacheKey));
+      computing.set(cacheKey, work);
     }
-    await ctx.storage.put(IMAGE_CACHE_BUCKET, cacheKey, result.bytes, result.contentType);
+    const result = await work;
     return new Response(result.bytes as BodyInit, {
       headers: { ...headers, "Content-Type": result.contentType, "X-Image-Cache": "miss" },
     });
   };
+}
+
+/** Runs the tasks given to it at most `atOnce` at a time, the others in the order they came. */
+function takingTurns(atOnce: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= atOnce) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      // the turn passes straight to the next in line, or is given back
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
+/**
+ * Removes up to `limit` cached transforms of files no asset has any more, from storage and from the
+ * list; answers how many went. The object goes first: a row left behind is found again next time.
+ */
+export async function sweepImageCache(
+  ctx: Pick<FunctionContext, "sql" | "storage">,
+  limit = 500,
+): Promise<number> {
+  const orphans = await orphanedImageVariants(ctx.sql, limit);
+  for (const { contentHash, variant } of orphans) {
+    await ctx.storage.delete(IMAGE_CACHE_BUCKET, `${contentHash}/${variant}`);
+    await forgetImageVariant(ctx.sql, contentHash, variant);
+  }
+  return orphans.length;
 }
