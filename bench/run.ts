@@ -1,5 +1,6 @@
 // deno task bench — hot reads against the floor of the same SQL run directly, in one run, as ratios.
-// Writes bench/results.json. BENCH_DATABASE_URL runs it on a server instead of the embedded PGlite.
+// Writes bench/results.json (BENCH_RESULTS names another file). BENCH_DATABASE_URL runs it on a server
+// instead of the embedded PGlite; BENCH_ITERATIONS=1 makes a quick smoke run.
 import { readConfig } from "../shared/config.ts";
 import { createContext } from "../shared/context.ts";
 import { connect } from "../shared/db.ts";
@@ -17,7 +18,7 @@ import { benchForms } from "./forms.ts";
 import { benchStorefront } from "./storefront.ts";
 
 const ITERATIONS = Number(Deno.env.get("BENCH_ITERATIONS") ?? 60);
-const RESULTS = new URL("./results.json", import.meta.url);
+const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -208,7 +209,7 @@ await runCli(async () => {
       const res = await fetch(`${path}?w=${width++}&fm=webp`); // a new width each time: never cached
       if (res.headers.get("x-image-cache") !== "miss") throw new Error("expected a cache miss");
       await res.arrayBuffer();
-    }, Math.max(10, Math.floor(ITERATIONS / 4)));
+    }, Math.max(Math.min(10, ITERATIONS), Math.floor(ITERATIONS / 4)));
     const cached = await measure("cached", async () => {
       const res = await fetch(`${path}?w=300&fm=webp`);
       await res.arrayBuffer();

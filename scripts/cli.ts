@@ -4,7 +4,15 @@ export function fail(message: string): never {
   Deno.exit(1);
 }
 
-export const DEV_STATE_FILE = new URL("../.data/dev.json", import.meta.url);
+/** Where the dev host keeps its data (the embedded database and dev.json): DATA_DIR, else `.data/`. */
+export function dataDir(): string {
+  return (Deno.env.get("DATA_DIR") ?? new URL("../.data", import.meta.url).pathname).replace(/\/+$/, "");
+}
+
+/** The dev host's keys and people for scripts (dev.json in the data directory). */
+export function devStateFile(): string {
+  return `${dataDir()}/dev.json`;
+}
 
 export interface DevState {
   base_url: string;
@@ -16,7 +24,7 @@ export interface DevState {
 
 export async function readDevState(): Promise<DevState | undefined> {
   try {
-    return JSON.parse(await Deno.readTextFile(DEV_STATE_FILE));
+    return JSON.parse(await Deno.readTextFile(devStateFile()));
   } catch {
     return undefined;
   }
@@ -24,7 +32,8 @@ export async function readDevState(): Promise<DevState | undefined> {
 
 /** DATABASE_URL when set, else the running dev host's embedded socket. */
 export async function databaseUrlOrExit(): Promise<string> {
-  const url = Deno.env.get("DATABASE_URL") ?? Deno.env.get("SUPABASE_DB_URL") ?? (await readDevState())?.database_url;
+  const url = Deno.env.get("DATABASE_URL") ?? Deno.env.get("SUPABASE_DB_URL") ??
+    (await readDevState())?.database_url;
   if (!url) fail("no database: start the dev host (deno task dev) or set DATABASE_URL");
   return url;
 }

@@ -1,10 +1,12 @@
 // deno task dev — the whole site on this machine: embedded PGlite (or DATABASE_URL), migrations, the
-// demo site imported when the database is empty, every function and page on PORT, demo keys printed.
+// demo site imported when the database is empty (or again when its mode is not the one asked for),
+// every function and page on PORT (HOST, loopback by default), demo keys printed. DATA_DIR and PGPORT
+// place the embedded database and dev.json elsewhere.
 import { readConfig } from "../shared/config.ts";
 import { createContext } from "../shared/context.ts";
 import { connect, type Sql } from "../shared/db.ts";
 import { startEmbeddedPostgres } from "../shared/embedded.ts";
-import { hashKey, createKey, type KeyKind, KEY_KINDS } from "../shared/keys.ts";
+import { createKey, hashKey, KEY_KINDS, type KeyKind } from "../shared/keys.ts";
 import { migrate } from "../shared/migrate.ts";
 import { ensurePerson, mintPersonJwt, type Role, ROLES } from "../shared/people.ts";
 import { importSite } from "../shared/site/import.ts";
@@ -16,21 +18,41 @@ import { nextSweepAt, sweep } from "../functions/content/domain/management-uploa
 import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/sweep.ts";
 import { sweepCarts } from "../functions/storefront-api/store.ts";
 import { startCartSweep } from "../functions/storefront-api/sweep.ts";
-import { DEV_STATE_FILE, type DevState, readDevState, runCli } from "./cli.ts";
+import { parseSiteConfig } from "../shared/site/config.ts";
+import { dataDir, type DevState, devStateFile, readDevState, runCli } from "./cli.ts";
 
-const DATA_DIR = new URL("../.data/", import.meta.url).pathname;
-
-async function keyStillValid(sql: Sql, key: string | undefined, kind: string, gated: boolean): Promise<boolean> {
+async function keyStillValid(
+  sql: Sql,
+  key: string | undefined,
+  kind: string,
+  gated: boolean,
+): Promise<boolean> {
   if (!key) return false;
   const [row] = await sql`select 1 from public.api_keys
     where hash = ${await hashKey(key)} and kind = ${kind} and gated = ${gated} and revoked_at is null`;
   return Boolean(row);
 }
 
+/** The mode the site's configuration file names (site.yaml or site.yml in the content directory). */
+async function configuredMode(siteDir: string): Promise<"git" | "cloud"> {
+  for (const name of ["site.yaml", "site.yml"]) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(`${siteDir}/${name}`);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      throw error;
+    }
+    return parseSiteConfig(text, name).mode;
+  }
+  throw new Error(`${siteDir}: no site.yaml (is this a content directory?)`);
+}
+
 await runCli(async () => {
   const config = readConfig();
+  const data = dataDir();
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({
-    dataDir: `${DATA_DIR}pglite`,
+    dataDir: `${data}/pglite`,
     port: Number(Deno.env.get("PGPORT") ?? 54322),
   });
   const databaseUrl = config.databaseUrl ?? embedded!.url;
@@ -39,8 +61,18 @@ await runCli(async () => {
   if (applied.length) console.log(`applied ${applied.length} migration(s)`);
 
   const [settings] = await sql<{ mode: string; slug: string }[]>`select mode, slug from public.site_settings`;
-  if (!settings || (config.siteModeOverride && settings.mode !== config.siteModeOverride)) {
-    console.log(`importing the site from ${config.siteDir}${config.siteModeOverride ? ` (${config.siteModeOverride} mode)` : ""}`);
+  // SITE_MODE, else the configuration's own: a database left in the other mode (an earlier SITE_MODE run)
+  // is imported again
+  const mode = config.siteModeOverride ?? await configuredMode(config.siteDir);
+  if (settings && settings.mode !== mode) {
+    console.log(
+      `the database holds the site in ${settings.mode} mode; ${
+        config.siteModeOverride ? "SITE_MODE" : "its configuration"
+      } says ${mode}: importing it again in ${mode} mode`,
+    );
+  }
+  if (!settings || settings.mode !== mode) {
+    console.log(`importing the site from ${config.siteDir} (${mode} mode)`);
     const counts = await importSite(sql, {
       dir: config.siteDir,
       modeOverride: config.siteModeOverride,
@@ -73,14 +105,21 @@ await runCli(async () => {
   }
 
   const baseUrl = config.publicUrl;
-  const state: DevState = { base_url: baseUrl, database_url: databaseUrl, space: site.config?.api?.space ?? site.slug, keys, people };
-  await Deno.mkdir(DATA_DIR, { recursive: true });
-  await Deno.writeTextFile(DEV_STATE_FILE, JSON.stringify(state, null, 2) + "\n");
+  const state: DevState = {
+    base_url: baseUrl,
+    database_url: databaseUrl,
+    space: site.config?.api?.space ?? site.slug,
+    keys,
+    people,
+  };
+  await Deno.mkdir(data, { recursive: true });
+  await Deno.writeTextFile(devStateFile(), JSON.stringify(state, null, 2) + "\n");
 
+  // loopback unless HOST says otherwise: the banner prints live keys
   serveHost(ctx, {
     port: config.port,
-    hostname: Deno.env.get("HOST") ?? "0.0.0.0",
-    onListen: () => printBanner(state, site.mode),
+    hostname: Deno.env.get("HOST") ?? "127.0.0.1",
+    onListen: (addr) => printBanner(state, site.mode, addr),
   });
 
   // Webhooks: one dispatcher delivers every API's outbox rows through its adapter (the registry the
@@ -96,7 +135,12 @@ await runCli(async () => {
   dispatcher.start();
   // Cloud mode: publishes, unpublishes and deletes queued for the content directory are written (and
   // committed) there; POST /api/content/repository/push does the same where no host runs this loop.
-  const pusher = createPushWorker({ sql, storage: ctx.storage, clock: ctx.clock, listen: embedded ? false : undefined });
+  const pusher = createPushWorker({
+    sql,
+    storage: ctx.storage,
+    clock: ctx.clock,
+    listen: embedded ? false : undefined,
+  });
   pusher.start();
   // the daily upload sweep at 04:50 UTC, which pg_cron runs where deployed (migration 036)
   let uploadSweep: ReturnType<typeof setTimeout>;
@@ -130,9 +174,15 @@ await runCli(async () => {
   Deno.addSignalListener("SIGTERM", stop);
 });
 
-function printBanner(state: DevState, mode: string) {
+function printBanner(state: DevState, mode: string, addr: Deno.NetAddr) {
   const rows: [string, string][] = [
     ["Site", `${state.base_url}  (space ${state.space}, ${mode} mode)`],
+    [
+      "Listening on",
+      `${addr.hostname}:${addr.port}${
+        addr.hostname === "127.0.0.1" ? "  (this machine only; HOST=0.0.0.0 opens it)" : ""
+      }`,
+    ],
     ["Content API", `${state.base_url}/api/content/spaces/${state.space}/environments/master`],
     ["Images", `${state.base_url}/api/media/${state.space}/...`],
     ["OpenAPI", `${state.base_url}/openapi.json`],
@@ -149,5 +199,5 @@ function printBanner(state: DevState, mode: string) {
   for (const [role, person] of Object.entries(state.people)) {
     console.log(`    ${role.padEnd(width - 2)}  ${person.email}\n    ${"".padEnd(width - 2)}  ${person.jwt}`);
   }
-  console.log(`\n  Written for scripts to .data/dev.json\n`);
+  console.log(`\n  Written for scripts to ${devStateFile()}\n`);
 }

@@ -21,14 +21,14 @@ function parseArgs(args: string[]): { dir?: string; mode?: "git" | "cloud" } {
     } else if (arg.startsWith("--mode=")) {
       mode = arg.slice("--mode=".length);
     } else if (arg.startsWith("-")) {
-      fail(`unknown option ${arg}\n${USAGE}`);
+      fail(`unknown option ${arg} (${USAGE})`);
     } else if (dir === undefined) {
       dir = arg;
     } else {
-      fail(`one directory only\n${USAGE}`);
+      fail(`one directory only (${USAGE})`);
     }
   }
-  if (mode !== undefined && mode !== "git" && mode !== "cloud") fail(`--mode must be git or cloud\n${USAGE}`);
+  if (mode !== undefined && mode !== "git" && mode !== "cloud") fail(`--mode must be git or cloud (${USAGE})`);
   return { dir, mode: mode as "git" | "cloud" | undefined };
 }
 

@@ -7,6 +7,7 @@ import { connect } from "../shared/db.ts";
 import { startEmbeddedPostgres } from "../shared/embedded.ts";
 import { migrate } from "../shared/migrate.ts";
 import { importSite } from "../shared/site/import.ts";
+import { CHROMIUM_PATH } from "../tests/helpers/browser.ts";
 import { runCli } from "./cli.ts";
 
 const DEMO_SITE = new URL("../demo-site", import.meta.url).pathname;
@@ -43,16 +44,49 @@ async function runDenoTest(args: string[], databaseUrl: string) {
   const summary = tail.match(/(\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/g)?.pop();
   const numbers = (summary?.match(/\d+/g) ?? []).map(Number);
   const status = await child.status;
-  return { code: status.code, passed: numbers[0] ?? 0, failed: numbers[numbers.length - 1] ?? (status.success ? 0 : 1) };
+  return {
+    code: status.code,
+    passed: numbers[0] ?? 0,
+    failed: numbers[numbers.length - 1] ?? (status.success ? 0 : 1),
+  };
+}
+
+/** One line for each tool a group of tests needs that this machine lacks (those tests then fail for it). */
+async function missingTools(): Promise<string[]> {
+  const missing: string[] = [];
+  if (!(await Deno.stat(CHROMIUM_PATH).then(() => true, () => false))) {
+    missing.push(
+      `${CHROMIUM_PATH} is missing: the browser tests (tests/browser) will fail; install Debian's chromium ` +
+        `(apt-get install -y chromium, as .ci/run does)`,
+    );
+  }
+  let git = false;
+  try {
+    git = (await new Deno.Command("git", { args: ["--version"], stdout: "null", stderr: "null" }).output())
+      .success;
+  } catch {
+    // not on PATH
+  }
+  if (!git) {
+    missing.push(
+      "git is missing: the site import tests (git mode reads revisions from history) will fail; install git",
+    );
+  }
+  return missing;
 }
 
 await runCli(async () => {
   const started = performance.now();
+  for (const line of await missingTools()) console.log(`note: ${line}`);
   const serverUrl = Deno.env.get("TEST_DATABASE_URL");
   const embedded = serverUrl ? undefined : await startEmbeddedPostgres();
   const server = serverUrl ? await freshServerDatabase(serverUrl) : undefined;
   const url = server?.url ?? embedded!.url;
-  console.log(`test database: ${serverUrl ? `fresh database on ${new URL(serverUrl).host}` : "embedded PGlite (in memory)"}`);
+  console.log(
+    `test database: ${
+      serverUrl ? `fresh database on ${new URL(serverUrl).host}` : "embedded PGlite (in memory)"
+    }`,
+  );
   let code = 1;
   try {
     const sql = connect(url, { max: 1 });
@@ -61,7 +95,9 @@ await runCli(async () => {
     await sql.end();
     console.log(
       `migrations: ${applied.length}; demo site: ${counts.entries.total} entries (${counts.entries.published} published), ` +
-        `${counts.assets.total} assets, ${counts.models.total} models; ready in ${Math.round(performance.now() - started)} ms`,
+        `${counts.assets.total} assets, ${counts.models.total} models; ready in ${
+          Math.round(performance.now() - started)
+        } ms`,
     );
 
     // tests/serial change site-wide settings (module switches, api.public): they run after the

@@ -8,14 +8,23 @@ import { databaseSecrets } from "../../shared/secrets.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
-async function run(script: string, args: string[], env: Record<string, string> = { DATABASE_URL: testDatabaseUrl() }) {
+async function run(
+  script: string,
+  args: string[],
+  env: Record<string, string> = { DATABASE_URL: testDatabaseUrl() },
+) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `scripts/${script}`, ...args],
+    args: ["run", "-A", script.includes("/") ? script : `scripts/${script}`, ...args],
     cwd: root,
-    env: { ...env, NO_COLOR: "1" },
+    // a data directory of its own: no dev host's dev.json stands in for a missing DATABASE_URL
+    env: { DATA_DIR: "/nonexistent/sitewire-test", ...env, NO_COLOR: "1" },
     clearEnv: true,
   }).output();
-  return { code: out.code, stdout: new TextDecoder().decode(out.stdout).trim(), stderr: new TextDecoder().decode(out.stderr).trim() };
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout).trim(),
+    stderr: new TextDecoder().decode(out.stderr).trim(),
+  };
 }
 
 test("deno task key prints a new key as its last line and stores only its hash", async () => {
@@ -32,26 +41,114 @@ test("deno task key prints a new key as its last line and stores only its hash",
 
 test("deno task token prints a JWT for the person, creating them with the role", async () => {
   const email = `cli.${Date.now()}@example.org`;
-  const { code, stdout } = await run("token.ts", [email, "--role", "support"], { DATABASE_URL: testDatabaseUrl() });
+  const { code, stdout } = await run("token.ts", [email, "--role", "support"], {
+    DATABASE_URL: testDatabaseUrl(),
+  });
   assert.equal(code, 0);
   const jwt = stdout.split("\n").pop()!;
   const secret = await databaseSecrets(testSql()).get("jwt");
   const claims = await verifyPersonJwt(jwt, { secret });
   assert.equal(claims?.email, email);
-  const [profile] = await testSql()<{ role: string }[]>`select role from public.profiles where email = ${email}`;
+  const [profile] = await testSql()<
+    { role: string }[]
+  >`select role from public.profiles where email = ${email}`;
   assert.equal(profile.role, "support");
 });
 
 test("CLI mistakes are one clear line, never a stack trace", async () => {
-  for (const [script, args, env] of [
-    ["key.ts", ["bogus"], undefined],
-    ["token.ts", ["not-an-email"], undefined],
-    ["token.ts", ["a@b.c", "--role", "king"], undefined],
-    ["key.ts", ["delivery"], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" }],
-  ] as [string, string[], Record<string, string> | undefined][]) {
+  for (
+    const [script, args, env] of [
+      ["key.ts", ["bogus"], undefined],
+      ["token.ts", ["not-an-email"], undefined],
+      ["token.ts", ["a@b.c", "--role", "king"], undefined],
+      ["key.ts", ["delivery"], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" }],
+      ["key.ts", ["delivery"], {}],
+      ["migrate.ts", [], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" }],
+      ["migrate.ts", [], {}],
+      ["site-import.ts", ["--bogus"], undefined],
+      ["site-import.ts", ["a", "b"], undefined],
+      ["site-import.ts", ["--mode", "paper"], undefined],
+      ["site-import.ts", ["/nonexistent/site"], undefined],
+      ["site-import.ts", [], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" }],
+      ["site-import.ts", [], { DATABASE_URL: testDatabaseUrl(), SITE_MODE: "paper" }],
+      ["token.ts", ["a@b.c"], { DATABASE_URL: testDatabaseUrl(), PORT: "http" }],
+    ] as [string, string[], Record<string, string> | undefined][]
+  ) {
     const { code, stderr } = await run(script, args, env);
     assert.equal(code, 1, `${script} ${args.join(" ")}`);
     assert.equal(stderr.split("\n").length, 1, stderr);
     assert.match(stderr, /^error: /);
+  }
+});
+
+test("deno task token signs with SUPABASE_JWT_SECRET when that is the secret set, as the host verifies", async () => {
+  const secret = `supabase-secret-${crypto.randomUUID()}`;
+  const email = `cli.supabase.${Date.now()}@example.org`;
+  const { code, stdout } = await run("token.ts", [email], {
+    DATABASE_URL: testDatabaseUrl(),
+    SUPABASE_JWT_SECRET: secret,
+  });
+  assert.equal(code, 0);
+  const jwt = stdout.split("\n").pop()!;
+  assert.equal((await verifyPersonJwt(jwt, { secret }))?.email, email);
+  assert.equal(
+    await verifyPersonJwt(jwt, { secret: await databaseSecrets(testSql()).get("jwt") }),
+    undefined,
+  );
+  // JWT_SECRET wins where both are set, as in readConfig
+  const both = await run("token.ts", [email], {
+    DATABASE_URL: testDatabaseUrl(),
+    SUPABASE_JWT_SECRET: secret,
+    JWT_SECRET: "first",
+  });
+  assert.ok(await verifyPersonJwt(both.stdout.split("\n").pop()!, { secret: "first" }));
+});
+
+test("deno task db:migrate reports an up-to-date database", async () => {
+  const { code, stdout } = await run("migrate.ts", []);
+  assert.equal(code, 0);
+  assert.equal(stdout.split("\n").pop(), "database is up to date");
+});
+
+test("the test runner says up front, in one line, when git is missing", async () => {
+  // a PATH holding deno only
+  const bin = await Deno.makeTempDir();
+  await Deno.symlink(Deno.execPath(), `${bin}/deno`);
+  try {
+    const { stdout } = await run("scripts/test.ts", ["tests/shared/input-text.test.ts"], { PATH: bin });
+    const lines = stdout.split("\n");
+    assert.match(lines[0], /^note: git is missing: .* will fail; install git$/);
+    assert.ok(!lines.slice(1).some((l) => l.startsWith("note: git")), "said once");
+  } finally {
+    await Deno.remove(bin, { recursive: true });
+  }
+});
+
+test("deno task bench runs end to end in its quick mode and writes its results where told", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { code, stderr } = await run("bench/run.ts", [], {
+      BENCH_ITERATIONS: "1",
+      BENCH_RESULTS: `${dir}/results.json`,
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    });
+    assert.equal(code, 0, stderr);
+    const report = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+    assert.equal(report.iterations, 1);
+    const names = report.results.map((r: { name: string }) => r.name);
+    for (
+      const name of [
+        "delivery entries (content_type, include=2, limit=100)",
+        "delivery entries/<id>",
+        "image transform cold vs cached (jpeg → w=300 webp)",
+      ]
+    ) {
+      assert.ok(names.includes(name), name);
+    }
+    for (const result of report.results) {
+      assert.ok(Number.isFinite(result.ratio) && result.ratio > 0, result.name);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
