@@ -4,7 +4,15 @@ import type postgres from "postgres";
 import type { Db, Sql, Tx } from "../../shared/db.ts";
 import { ContentError } from "./envelope.ts";
 import type { ContentModel } from "./domain/content-types.ts";
-import type { CollectionQuery, Condition, Filter, FilterTarget, Order, OrderTarget } from "./domain/entry-query.ts";
+import type {
+  CollectionQuery,
+  Condition,
+  Filter,
+  FilterTarget,
+  Order,
+  OrderTarget,
+  WithheldBodies,
+} from "./domain/entry-query.ts";
 import { MIMETYPE_GROUPS } from "./domain/entry-query.ts";
 
 export type Stage = "published" | "preview";
@@ -39,7 +47,8 @@ export interface AssetRow {
   change_seq: number;
 }
 
-const ENTRY_COLUMNS = "e.id, e.model_id, e.access, e.fields, e.revision, e.created_at, e.updated_at, e.change_seq";
+const ENTRY_COLUMNS =
+  "e.id, e.model_id, e.access, e.fields, e.revision, e.created_at, e.updated_at, e.change_seq";
 const ASSET_COLUMNS =
   "a.id, a.path, a.file_name, a.content_type, a.size, a.width, a.height, a.title, a.description, a.content_hash, a.storage_key, a.revision, a.created_at, a.updated_at, a.change_seq";
 
@@ -79,7 +88,7 @@ export async function queryEntries(
     select ${db.unsafe(ENTRY_COLUMNS)}, count(*) over () as total
     from public.content_entries e
     where ${where}
-    order by ${entryOrder(db, query.order, localeChain, maskedFields(query))}
+    order by ${entryOrder(db, query.order, localeChain, query.withheld)}
     limit ${query.limit} offset ${query.skip}`;
   if (rows.length > 0 || (query.skip === 0 && query.limit > 0)) return { rows, total: rows[0]?.total ?? 0 };
   const [{ total }] = await db<{ total: number }[]>`
@@ -140,7 +149,10 @@ export async function rememberImageVariant(db: Db, contentHash: string, variant:
 }
 
 /** Cached transforms of files no asset has any more (deleted, or replaced by another file), oldest first. */
-export function orphanedImageVariants(db: Db, limit: number): Promise<{ contentHash: string; variant: string }[]> {
+export function orphanedImageVariants(
+  db: Db,
+  limit: number,
+): Promise<{ contentHash: string; variant: string }[]> {
   return db<{ contentHash: string; variant: string }[]>`
     select v.content_hash as "contentHash", v.variant from public.content_image_variants v
     where not exists (select 1 from public.content_assets a where a.content_hash = v.content_hash)
@@ -195,7 +207,9 @@ export function syncPage(
   const { stage, kinds, contentType, from, to, cursor, limit } = input;
   const want = (k: SyncKind) => kinds.includes(k);
   const window = db`change_xid >= ${String(from)}::xid8 and change_xid < ${String(to)}::xid8
-    ${cursor ? db`and (change_xid, change_seq) > (${String(cursor.xid)}::xid8, ${cursor.seq}::bigint)` : db``}`;
+    ${
+    cursor ? db`and (change_xid, change_seq) > (${String(cursor.xid)}::xid8, ${cursor.seq}::bigint)` : db``
+  }`;
   const parts: Fragment[] = [];
   if (want("Entry")) {
     parts.push(db`select 'Entry' as kind, id, change_xid, change_seq from public.content_entries
@@ -262,19 +276,12 @@ function entryConditions(db: Db, stage: Stage, q: CollectionQuery, chain: string
   if (q.words.length) parts.push(db`${searchedText(db, q)} ilike all(${likePatterns(q.words)}::text[])`);
   if (q.linksToEntry !== undefined) parts.push(linksTo(db, q, "Entry", q.linksToEntry));
   if (q.linksToAsset !== undefined) parts.push(linksTo(db, q, "Asset", q.linksToAsset));
-  const masked = maskedFields(q);
-  for (const filter of q.filters) parts.push(entryFilter(db, filter, chain, masked));
-  if (q.where) parts.push(entryCondition(db, stage, q.where, chain));
+  for (const filter of q.filters) parts.push(entryFilter(db, filter, chain, q.withheld));
+  if (q.where) parts.push(entryCondition(db, stage, q.where, chain, q.withheld));
   return and(db, parts);
 }
 
 // ---- gated bodies: a caller without gated access finds entries only by what it may read of them ----
-
-/** The query's content type's body fields, which read as absent on entries other than guest ones. */
-function maskedFields(q: CollectionQuery): Set<string> | undefined {
-  if (!q.withheld || !q.contentType) return undefined;
-  return new Set(q.withheld.bodies[q.contentType.id] ?? []);
-}
 
 /** The ids listed for the row's content type in a per-content-type map, as text[]. */
 function listedFor(db: Db, map: Record<string, string[]>): Fragment {
@@ -295,18 +302,28 @@ function searchedText(db: Db, q: CollectionQuery): Fragment {
 function linksTo(db: Db, q: CollectionQuery, linkType: "Entry" | "Asset", id: string): Fragment {
   const anywhere = db`${linkType === "Entry" ? db`e.links` : db`e.asset_links`} @> array[${id}::text]`;
   if (!q.withheld) return anywhere;
-  return db`(${anywhere} and (e.access = 'guest' or jsonb_path_exists(e.fields - ${listedFor(db, q.withheld.bodies)},
+  return db`(${anywhere} and (e.access = 'guest' or jsonb_path_exists(e.fields - ${
+    listedFor(db, q.withheld.bodies)
+  },
     '$.** ? (@.type == "Link" && @.linkType == $type && @.id == $id)',
     jsonb_build_object('type', ${linkType}::text, 'id', ${id}::text))))`;
 }
 
-/** A field's value for filters and orders: null where it is a withheld body. */
-function fieldValue(db: Db, field: string, chain: string[], masked?: Set<string>): Fragment {
+/**
+ * A field's value for filters and orders: null where it is a withheld body, that is on an entry beyond
+ * guest access whose content type counts the field among its bodies (any type, so nested where filters
+ * over linked entries of other types are masked too).
+ */
+function fieldValue(db: Db, field: string, chain: string[], withheld?: WithheldBodies): Fragment {
   const json = fieldJson(db, field, chain);
-  return masked?.has(field) ? db`(case when e.access = 'guest' then ${json} end)` : json;
+  const hiding = withheld
+    ? Object.entries(withheld.bodies).filter(([, bodies]) => bodies.includes(field)).map(([model]) => model)
+    : [];
+  if (hiding.length === 0) return json;
+  return db`(case when e.access = 'guest' or e.model_id <> all(${hiding}::text[]) then ${json} end)`;
 }
 
-function entryFilter(db: Db, filter: Filter, chain: string[], masked?: Set<string>): Fragment {
+function entryFilter(db: Db, filter: Filter, chain: string[], withheld?: WithheldBodies): Fragment {
   const { target, op, values } = filter;
   if (target.kind === "sys") {
     switch (target.field) {
@@ -323,9 +340,11 @@ function entryFilter(db: Db, filter: Filter, chain: string[], masked?: Set<strin
     }
   }
   if (target.kind !== "field") throw unsupported(op);
-  const json = fieldValue(db, target.field, chain, masked);
+  const json = fieldValue(db, target.field, chain, withheld);
   if (op === "exists") return values[0] === "true" ? db`${json} is not null` : db`${json} is null`;
-  if (op === "match") return db`${json}::text ilike all(${likePatterns(values[0].split(/\s+/).filter(Boolean))}::text[])`;
+  if (op === "match") {
+    return db`${json}::text ilike all(${likePatterns(values[0].split(/\s+/).filter(Boolean))}::text[])`;
+  }
   switch (target.valueKind) {
     case "list":
       return listCondition(db, json, op, values);
@@ -358,7 +377,13 @@ function arrayParam(db: Db, values: string[], kind: string): Fragment {
   return db`${values}::text[]`;
 }
 
-function scalarCondition(db: Db, column: Fragment, op: Filter["op"], values: string[], kind: string): Fragment {
+function scalarCondition(
+  db: Db,
+  column: Fragment,
+  op: Filter["op"],
+  values: string[],
+  kind: string,
+): Fragment {
   const left = castOf(db, column, kind);
   const value = values[0];
   switch (op) {
@@ -440,8 +465,10 @@ function direction(db: Db, order: Order): Fragment {
   return order.descending ? db`desc nulls last` : db`asc nulls last`;
 }
 
-function entryOrder(db: Db, orders: Order[], chain: string[], masked?: Set<string>): Fragment {
-  const list = orders.length ? orders : [{ target: { kind: "sys", field: "createdAt" }, descending: true } as Order];
+function entryOrder(db: Db, orders: Order[], chain: string[], withheld?: WithheldBodies): Fragment {
+  const list = orders.length
+    ? orders
+    : [{ target: { kind: "sys", field: "createdAt" }, descending: true } as Order];
   const parts = list.map((order) => {
     const t = order.target;
     let column: Fragment;
@@ -454,7 +481,7 @@ function entryOrder(db: Db, orders: Order[], chain: string[], masked?: Set<strin
         ? db`e.revision`
         : db`e.id`;
     } else if (t.kind === "field") {
-      column = castOf(db, db`(${fieldValue(db, t.field, chain, masked)} #>> '{}')`, t.valueKind);
+      column = castOf(db, db`(${fieldValue(db, t.field, chain, withheld)} #>> '{}')`, t.valueKind);
     } else throw unsupported("order");
     return db`${column} ${direction(db, order)}`;
   });
@@ -469,7 +496,9 @@ function assetColumn(
   mediaPrefix?: string,
 ): { column: Fragment; kind: string } {
   const localized = (column: "title" | "description") =>
-    db`coalesce(${chain.map((l) => db`a.${db(column)} ->> ${l}::text`).reduce((acc, p) => db`${acc}, ${p}`)})`;
+    db`coalesce(${
+      chain.map((l) => db`a.${db(column)} ->> ${l}::text`).reduce((acc, p) => db`${acc}, ${p}`)
+    })`;
   if (target.kind === "sys") {
     switch (target.field) {
       case "id":
@@ -504,7 +533,11 @@ function assetColumn(
 function assetConditions(db: Db, q: CollectionQuery, chain: string[], scope: AssetScope): Fragment {
   const parts: Fragment[] = scope === "library" ? [db`a.published`] : [];
   if (q.words.length) {
-    parts.push(db`(a.file_name || ' ' || a.title::text || ' ' || a.description::text) ilike all(${likePatterns(q.words)}::text[])`);
+    parts.push(
+      db`(a.file_name || ' ' || a.title::text || ' ' || a.description::text) ilike all(${
+        likePatterns(q.words)
+      }::text[])`,
+    );
   }
   if (q.mimetypeGroup) parts.push(mimetypeCondition(db, q.mimetypeGroup));
   for (const filter of q.filters) parts.push(assetFilter(db, filter, chain));
@@ -522,7 +555,9 @@ function mimetypeCondition(db: Db, group: string): Fragment {
 }
 
 function assetOrder(db: Db, orders: Order[], chain: string[], mediaPrefix?: string): Fragment {
-  const list = orders.length ? orders : [{ target: { kind: "sys", field: "createdAt" }, descending: true } as Order];
+  const list = orders.length
+    ? orders
+    : [{ target: { kind: "sys", field: "createdAt" }, descending: true } as Order];
   const parts = list.map((order) => {
     const { column, kind } = assetColumn(db, order.target, chain, mediaPrefix);
     return db`${castOf(db, column, kind)} ${direction(db, order)}`;
@@ -545,11 +580,17 @@ export interface ManagementActor {
  * One management write: a transaction that first names the actor and the media host for the content
  * triggers (meta rows, webhook bodies), so everything the write causes commits, or fails, together.
  */
-export async function managementTransaction<T>(sql: Sql, actor: ManagementActor, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function managementTransaction<T>(
+  sql: Sql,
+  actor: ManagementActor,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
   return await sql.begin(async (tx) => {
     // sitewire.key: the repository push names the key in its commit (migration 080)
     await tx`select
-      set_config('sitewire.actor', coalesce((select created_by::text from public.api_keys where id = ${actor.keyId ?? null}::uuid), ''), true),
+      set_config('sitewire.actor', coalesce((select created_by::text from public.api_keys where id = ${
+      actor.keyId ?? null
+    }::uuid), ''), true),
       set_config('sitewire.key', ${actor.keyId ?? ""}, true),
       set_config('sitewire.media_host', ${actor.mediaHost}, true)`;
     return await fn(tx);
@@ -600,7 +641,9 @@ export async function managementEntries(db: Db, ids: string[]): Promise<Record<s
 }
 
 export async function modelFolder(db: Db, modelId: string): Promise<string | undefined> {
-  const [row] = await db<{ folder: string }[]>`select folder from public.content_models where id = ${modelId}`;
+  const [row] = await db<
+    { folder: string }[]
+  >`select folder from public.content_models where id = ${modelId}`;
   return row?.folder;
 }
 
@@ -721,7 +764,11 @@ export async function lockAsset(tx: Tx, id: string): Promise<LockedAsset | undef
   return row;
 }
 
-export async function managementAsset(db: Db, id: string, mediaHost: string): Promise<Record<string, any> | undefined> {
+export async function managementAsset(
+  db: Db,
+  id: string,
+  mediaHost: string,
+): Promise<Record<string, any> | undefined> {
   const [row] = await db<{ asset: Record<string, any> | null }[]>`
     select public.content_management_asset_by_id(${id}, ${mediaHost}) as asset`;
   return row?.asset ?? undefined;
@@ -739,7 +786,11 @@ export async function announceAssetPublish(tx: Tx, id: string): Promise<void> {
 }
 
 /** Management shapes of these assets, in the order given (a page queryAssets found). */
-export async function managementAssets(db: Db, ids: string[], mediaHost: string): Promise<Record<string, any>[]> {
+export async function managementAssets(
+  db: Db,
+  ids: string[],
+  mediaHost: string,
+): Promise<Record<string, any>[]> {
   if (ids.length === 0) return [];
   const rows = await db<{ asset: Record<string, any> }[]>`
     select public.content_management_asset_by_id(x.id, ${mediaHost}) as asset
@@ -830,7 +881,8 @@ export interface UploadRow {
   createdBy: string | null;
 }
 
-const UPLOAD_COLUMNS = `id, size, content_type as "contentType", created_at as "createdAt", expires_at as "expiresAt",
+const UPLOAD_COLUMNS =
+  `id, size, content_type as "contentType", created_at as "createdAt", expires_at as "expiresAt",
   created_by as "createdBy"`;
 
 export async function insertUpload(
@@ -895,7 +947,8 @@ export interface DefinitionRow extends DefinitionInput {
   updatedAt: Date;
 }
 
-const DEFINITION_COLUMNS = `id, name, url, topics, headers, secret_headers as "secretHeaders", active, source, version,
+const DEFINITION_COLUMNS =
+  `id, name, url, topics, headers, secret_headers as "secretHeaders", active, source, version,
   created_by as "createdBy", updated_by as "updatedBy", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export async function webhookDefinitions(
@@ -906,11 +959,17 @@ export async function webhookDefinitions(
     select ${db.unsafe(DEFINITION_COLUMNS)}, count(*) over () as total from public.content_webhook_definitions
     order by created_at, id limit ${page.limit} offset ${page.skip}`;
   if (rows.length || page.skip === 0) return { rows, total: rows[0]?.total ?? 0 };
-  const [{ total }] = await db<{ total: number }[]>`select count(*) as total from public.content_webhook_definitions`;
+  const [{ total }] = await db<
+    { total: number }[]
+  >`select count(*) as total from public.content_webhook_definitions`;
   return { rows: [], total };
 }
 
-export async function webhookDefinition(db: Db, id: string, lock = false): Promise<DefinitionRow | undefined> {
+export async function webhookDefinition(
+  db: Db,
+  id: string,
+  lock = false,
+): Promise<DefinitionRow | undefined> {
   const [row] = await db<DefinitionRow[]>`
     select ${db.unsafe(DEFINITION_COLUMNS)} from public.content_webhook_definitions where id = ${id}
     ${lock ? db`for update` : db``}`;
@@ -925,21 +984,35 @@ export async function invalidTopics(db: Db, topics: string[]): Promise<string[]>
   return rows.map((r) => r.topic);
 }
 
-export async function insertWebhookDefinition(tx: Tx, id: string, input: DefinitionInput, now: Date): Promise<DefinitionRow> {
+export async function insertWebhookDefinition(
+  tx: Tx,
+  id: string,
+  input: DefinitionInput,
+  now: Date,
+): Promise<DefinitionRow> {
   const [row] = await tx<DefinitionRow[]>`
     insert into public.content_webhook_definitions
       (id, name, url, topics, headers, secret_headers, active, source, created_by, updated_by, created_at, updated_at)
     values (${id}, ${input.name}, ${input.url}, ${input.topics}::text[], ${tx.json(input.headers)},
-            ${tx.json(input.secretHeaders)}, ${input.active}, 'hand', public.content_actor(), public.content_actor(),
+            ${
+    tx.json(input.secretHeaders)
+  }, ${input.active}, 'hand', public.content_actor(), public.content_actor(),
             ${now}, ${now})
     returning ${tx.unsafe(DEFINITION_COLUMNS)}`;
   return row;
 }
 
-export async function replaceWebhookDefinition(tx: Tx, id: string, input: DefinitionInput, now: Date): Promise<DefinitionRow> {
+export async function replaceWebhookDefinition(
+  tx: Tx,
+  id: string,
+  input: DefinitionInput,
+  now: Date,
+): Promise<DefinitionRow> {
   const [row] = await tx<DefinitionRow[]>`
     update public.content_webhook_definitions set
-      name = ${input.name}, url = ${input.url}, topics = ${input.topics}::text[], headers = ${tx.json(input.headers)},
+      name = ${input.name}, url = ${input.url}, topics = ${input.topics}::text[], headers = ${
+    tx.json(input.headers)
+  },
       secret_headers = ${tx.json(input.secretHeaders)}, active = ${input.active}, version = version + 1,
       updated_by = public.content_actor(), updated_at = ${now}
     where id = ${id}
@@ -971,32 +1044,42 @@ function anyOf(db: Db, parts: Fragment[]): Fragment {
 }
 
 /** GraphQL's where over entries (alias e). An empty AND or OR constrains nothing. */
-function entryCondition(db: Db, stage: Stage, condition: Condition, chain: string[]): Fragment {
+function entryCondition(
+  db: Db,
+  stage: Stage,
+  condition: Condition,
+  chain: string[],
+  withheld?: WithheldBodies,
+): Fragment {
   switch (condition.kind) {
     case "filter":
-      return db`(${entryFilter(db, condition.filter, chain)})`;
+      return db`(${entryFilter(db, condition.filter, chain, withheld)})`;
     case "and":
     case "or": {
-      const parts = condition.conditions.map((c) => entryCondition(db, stage, c, chain));
+      const parts = condition.conditions.map((c) => entryCondition(db, stage, c, chain, withheld));
       if (parts.length === 0) return db`true`;
       return db`(${condition.kind === "and" ? and(db, parts) : anyOf(db, parts)})`;
     }
     case "not":
-      return db`(not coalesce(${entryCondition(db, stage, condition.condition, chain)}, false))`;
+      return db`(not coalesce(${entryCondition(db, stage, condition.condition, chain, withheld)}, false))`;
     case "text": {
       // the text nodes only: the document's JSON keys (nodeType, paragraph...) would match every entry
       const text = db`(select string_agg(v #>> '{}', ' ') from jsonb_path_query(${
-        fieldJson(db, condition.field, chain)
+        fieldValue(db, condition.field, chain, withheld)
       }, 'lax $.**.value') v)`;
       return db`coalesce(${text} ilike all(${likePatterns(condition.words)}::text[]), false)`;
     }
     case "linked": {
       // the inner select names its own `e`, which shadows the outer one inside it: the linked entries are
       // found once (an uncorrelated subquery), then each outer entry's link ids are tested against them
-      const types = condition.contentTypes ? db`and e.model_id = any(${condition.contentTypes}::text[])` : db``;
+      const types = condition.contentTypes
+        ? db`and e.model_id = any(${condition.contentTypes}::text[])`
+        : db``;
       const linked = db`select e.id from public.content_entries e
-        where e.stage = ${stage} ${types} and ${entryCondition(db, stage, condition.where, chain)}`;
-      return db`coalesce(${linkIds(db, fieldJson(db, condition.field, chain), condition.list)} && array(${linked}), false)`;
+        where e.stage = ${stage} ${types} and ${entryCondition(db, stage, condition.where, chain, withheld)}`;
+      return db`coalesce(${
+        linkIds(db, fieldJson(db, condition.field, chain), condition.list)
+      } && array(${linked}), false)`;
     }
   }
 }
@@ -1044,16 +1127,22 @@ export function entriesByIdsWhere(
   db: Db,
   stage: Stage,
   ids: string[],
-  input: { where?: Condition; order: Order[]; contentTypes?: string[]; chain: string[] },
+  input: {
+    where?: Condition;
+    order: Order[];
+    contentTypes?: string[];
+    chain: string[];
+    withheld?: WithheldBodies;
+  },
 ): Promise<EntryRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  const { where, order, contentTypes, chain } = input;
+  const { where, order, contentTypes, chain, withheld } = input;
   return db<EntryRow[]>`
     select ${db.unsafe(ENTRY_COLUMNS)} from public.content_entries e
     where e.stage = ${stage} and e.id = any(${ids}::text[])
       ${contentTypes ? db`and e.model_id = any(${contentTypes}::text[])` : db``}
-      and ${where ? entryCondition(db, stage, where, chain) : db`true`}
-    order by ${entryOrder(db, order, chain)}`;
+      and ${where ? entryCondition(db, stage, where, chain, withheld) : db`true`}
+    order by ${entryOrder(db, order, chain, withheld)}`;
 }
 
 export interface LinkingQuery {
@@ -1069,6 +1158,8 @@ export interface LinkingQuery {
   chain: string[];
   skip: number;
   limit: number;
+  /** a caller without gated access: links inside withheld bodies do not count, nor do body orders */
+  withheld?: WithheldBodies;
 }
 
 /**
@@ -1087,7 +1178,10 @@ export async function linkingEntries(
     ${q.contentType ? db`and e.model_id = ${q.contentType}` : db``}
     and exists (
       select 1 from jsonb_each(e.fields) f, unnest(${q.locales}::text[]) l(code)
-      where jsonb_path_exists(f.value -> l.code, '$.** ? (@.type == "Link" && @.linkType == $type && @.id == $id)',
+      where ${
+    q.withheld ? db`(e.access = 'guest' or f.key <> all(${listedFor(db, q.withheld.bodies)})) and` : db``
+  }
+        jsonb_path_exists(f.value -> l.code, '$.** ? (@.type == "Link" && @.linkType == $type && @.id == $id)',
         jsonb_build_object('type', ${q.linkType}::text, 'id', t.target)))`;
   if (q.limit > 0) {
     const rows = await db<(EntryRow & { target: string; total: number })[]>`
@@ -1095,7 +1189,7 @@ export async function linkingEntries(
       cross join lateral (
         select ${db.unsafe(ENTRY_COLUMNS)}, count(*) over () as total from public.content_entries e
         where ${linking}
-        order by ${entryOrder(db, q.order, q.chain)}
+        order by ${entryOrder(db, q.order, q.chain, q.withheld)}
         limit ${q.limit} offset ${q.skip}) x`;
     for (const { target, total, ...row } of rows) {
       const page = found.get(target)!;

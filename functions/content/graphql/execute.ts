@@ -20,6 +20,7 @@ import type { Db } from "../../../shared/db.ts";
 import { defaultLocale, type SiteSettings } from "../../../shared/site.ts";
 import type { Access } from "../access.ts";
 import type { ShapeContext } from "../domain/shape.ts";
+import { withheldBodies } from "../domain/entry-query.ts";
 import { analyze, MAXIMUM_COST } from "./cost.ts";
 import { GraphqlFailure } from "./envelope.ts";
 import { Loaders } from "./loaders.ts";
@@ -122,15 +123,17 @@ export async function runGraphql(
     );
   }
 
+  const withheld = input.shape.gated ? undefined : withheldBodies(input.shape.models);
   const contextValue: GraphqlContext = {
     db,
     plan,
     site,
     shape: input.shape,
-    loaders: new Loaders(db),
+    loaders: new Loaders(db, withheld),
     defaultLocale: defaultLocale(site).code,
     scheme: new URL(input.publicUrl).protocol,
     shaped: new WeakMap(),
+    withheld,
   };
   return await execute({
     schema,

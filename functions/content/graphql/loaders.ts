@@ -3,7 +3,7 @@
 // page of 100 entries with links costs one read per level and kind, never one per entry.
 import DataLoader from "dataloader";
 import type { Db } from "../../../shared/db.ts";
-import type { Condition, Order } from "../domain/entry-query.ts";
+import type { Condition, Order, WithheldBodies } from "../domain/entry-query.ts";
 import {
   type AssetRow,
   assetsByIds,
@@ -25,7 +25,8 @@ export class Loaders {
   // deno-lint-ignore no-explicit-any
   private loaders = new Map<string, DataLoader<string, any>>();
 
-  constructor(private db: Db) {}
+  /** `withheld`: the caller may not read gated bodies, so filters, orders and links must not see them */
+  constructor(private db: Db, private withheld?: WithheldBodies) {}
 
   private get<V>(
     key: string,
@@ -61,7 +62,7 @@ export class Loaders {
     input: { where?: Condition; order: Order[]; contentTypes?: string[]; chain: string[] },
   ): DataLoader<string, Ranked | undefined> {
     return this.get(`where:${stage}:${JSON.stringify(input)}`, async (ids) => {
-      const rows = await entriesByIdsWhere(this.db, stage, [...ids], input);
+      const rows = await entriesByIdsWhere(this.db, stage, [...ids], { ...input, withheld: this.withheld });
       const found = new Map(rows.map((row, rank) => [row.id, { row, rank }]));
       return ids.map((id) => found.get(id));
     });
@@ -69,10 +70,14 @@ export class Loaders {
 
   /** linkedFrom: a page of the entries linking to each target. */
   linking(
-    query: Omit<LinkingQuery, "targets">,
+    query: Omit<LinkingQuery, "targets" | "withheld">,
   ): DataLoader<string, { rows: EntryRow[]; total: number } | undefined> {
     return this.get(`linking:${JSON.stringify(query)}`, async (targets) => {
-      const found = await linkingEntries(this.db, { ...query, targets: [...targets] });
+      const found = await linkingEntries(this.db, {
+        ...query,
+        targets: [...targets],
+        withheld: this.withheld,
+      });
       return targets.map((t) => found.get(t));
     });
   }

@@ -9,7 +9,7 @@ import type { Db } from "../../../shared/db.ts";
 import { richTextTargets } from "../../../shared/richtext.ts";
 import { parseDate } from "../../../shared/site/content-dir.ts";
 import { localeChain, type SiteSettings } from "../../../shared/site.ts";
-import type { CollectionQuery } from "../domain/entry-query.ts";
+import type { CollectionQuery, WithheldBodies } from "../domain/entry-query.ts";
 import { mediaPrefix, shapeAsset, type ShapeContext, shapeEntry } from "../domain/shape.ts";
 import { type AssetRow, type EntryRow, queryAssets, queryEntries, type Stage } from "../store.ts";
 import { pathError } from "./envelope.ts";
@@ -30,6 +30,8 @@ export interface GraphqlContext {
   scheme: string;
   /** shaped entries and assets of this request, per row and locale */
   shaped: WeakMap<object, Map<string, Record<string, unknown>>>;
+  /** set when the caller may not read gated bodies: collections then neither filter nor order on them */
+  withheld?: WithheldBodies;
 }
 
 interface EntryNode {
@@ -173,6 +175,7 @@ async function entryCollection(ctx: GraphqlContext, args: Args, type?: TypePlan)
     where: args.where
       ? toCondition(ctx.plan, type ? `${type.typeName}Filter` : "EntryFilter", args.where)
       : undefined,
+    withheld: ctx.withheld,
   };
   const { rows, total } = await queryEntries(ctx.db, stage, query, localeChain(ctx.site, locale));
   const loader = ctx.loaders.entries(stage);
@@ -320,7 +323,9 @@ async function richTextLinks(
   nodeType: string,
 ) {
   const ids = [
-    ...new Set(targetsOf(rt.doc).filter((t) => t.linkType === linkType && t.nodeType === nodeType).map((t) => t.id)),
+    ...new Set(
+      targetsOf(rt.doc).filter((t) => t.linkType === linkType && t.nodeType === nodeType).map((t) => t.id),
+    ),
   ];
   if (linkType === "Asset") {
     const assets = await ctx.loaders.assets().loadMany(ids);
@@ -491,7 +496,9 @@ const DateTime = new GraphQLScalarType({
 function checkDate(value: unknown): string {
   const date = parseDate(value);
   if (typeof value !== "string" || !date) {
-    throw new TypeError(`DateTime takes an ISO 8601 date in years 0001 to 9999, not ${JSON.stringify(value)?.slice(0, 80)}`);
+    throw new TypeError(
+      `DateTime takes an ISO 8601 date in years 0001 to 9999, not ${JSON.stringify(value)?.slice(0, 80)}`,
+    );
   }
   return date.toISOString();
 }

@@ -462,3 +462,84 @@ test("a single entry by id: another type's id or an unknown one is null; preview
   );
   assert.equal(draft.article.sys.id, "article.draft-notes");
 });
+
+test("without gated access a gated body is neither filtered nor link-matched in GraphQL; a gated key is", async () => {
+  const plainKey = await host.key("delivery");
+  const gatedKey = await host.key("delivery", { gated: true });
+  const cover = (await restGet(`${rest}/entries/article.hello`, gatedKey)).fields.cover.sys.id;
+  const probe = `article.probe-gql-gated-${Date.now()}`;
+  const word = `kingfisher${Date.now()}`;
+  const document = {
+    nodeType: "document",
+    data: {},
+    content: [
+      {
+        nodeType: "paragraph",
+        data: {},
+        content: [{ nodeType: "text", value: `Members: ${word}.`, marks: [], data: {} }],
+      },
+      {
+        nodeType: "embedded-entry-block",
+        data: { target: { sys: { type: "Link", linkType: "Entry", id: "article.series.part-03" } } },
+        content: [],
+      },
+      {
+        nodeType: "embedded-asset-block",
+        data: { target: { sys: { type: "Link", linkType: "Asset", id: cover } } },
+        content: [],
+      },
+    ],
+  };
+  await sql`insert into public.content_entries
+      (stage, id, model_id, path, access, fields, links, asset_links, search_text)
+    values ('published', ${probe}, 'article', ${`records/articles/${probe}.md`}, 'member',
+      ${
+    sql.json({
+      title: { "en-US": "GraphQL gated probe" },
+      body: { "en-US": document },
+      bodyMarkdown: { "en-US": `aaaa ${word}\n` },
+    })
+  },
+      array['article.series.part-03'], array[${cover}]::text[], ${`GraphQL gated probe\nMembers: ${word}.`})`;
+  try {
+    const ids = async (k: string, where: string) =>
+      (await data(
+        graphql,
+        k,
+        `{ articleCollection(limit: 1000, where: ${where}) { items { sys { id } } } }`,
+      ))
+        .articleCollection.items.map((e: any) => e.sys.id) as string[];
+    const throughBody = [
+      `{ body_contains: "${word}" }`,
+      `{ bodyMarkdown_contains: "${word}" }`,
+      `{ bodyMarkdown_exists: true, sys: { id: "${probe}" } }`,
+      `{ OR: [{ bodyMarkdown_contains: "${word}" }, { title: "no such title" }] }`,
+    ];
+    for (const where of throughBody) {
+      assert.ok(!(await ids(plainKey, where)).includes(probe), `a plain key must not find it by ${where}`);
+      assert.ok((await ids(gatedKey, where)).includes(probe), `a gated key finds it by ${where}`);
+    }
+    // the body reads as absent to them (Text fields order nothing in GraphQL)
+    assert.deepEqual(await ids(plainKey, `{ bodyMarkdown_exists: false, sys: { id: "${probe}" } }`), [probe]);
+
+    // linkedFrom: a link that sits only in a withheld body does not count
+    const linking = async (k: string) => {
+      const answer = await data(
+        graphql,
+        k,
+        `{ article(id: "article.series.part-03") { linkedFrom { articleCollection(limit: 1000) { items { sys { id } } } } }
+           asset(id: "${cover}") { linkedFrom { entryCollection(limit: 1000) { items { sys { id } } } } } }`,
+      );
+      return {
+        entry: answer.article.linkedFrom.articleCollection.items.map((e: any) => e.sys.id) as string[],
+        asset: answer.asset.linkedFrom.entryCollection.items.map((e: any) => e.sys.id) as string[],
+      };
+    };
+    const plain = await linking(plainKey);
+    assert.ok(!plain.entry.includes(probe) && !plain.asset.includes(probe));
+    const open = await linking(gatedKey);
+    assert.ok(open.entry.includes(probe) && open.asset.includes(probe));
+  } finally {
+    await sql`delete from public.content_entries where id = ${probe}`;
+  }
+});
