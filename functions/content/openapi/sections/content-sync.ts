@@ -23,7 +23,8 @@ export const contentSyncSection: OpenApiSection = {
         description:
           "Send `initial=true` to start (pages of 100, nextPageUrl while paging, nextSyncUrl at the end), or " +
           "`sync_token` from a nextPageUrl or nextSyncUrl to continue: entries and assets changed since, plus " +
-          "DeletedEntry and DeletedAsset items (sys.deletedAt) for removals. A token the service did not issue is BadQuery.",
+          "DeletedEntry and DeletedAsset items (sys.deletedAt) for removals. A token the service did not issue is BadQuery; an unknown content_type is " +
+          "InvalidQuery (details.errors[0].name unknownContentType).",
         tags: [CONTENT_SYNC_TAG],
         parameters: [
           {
