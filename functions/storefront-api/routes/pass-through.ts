@@ -50,9 +50,11 @@ export function passThroughHandler(forward: Forward) {
   return async (c: Context<StoreEnv>) => {
     const url = new URL(c.req.url);
     const target = passThroughTarget(url.pathname)!;
-    // the target counts its rate limits by the caller's address, which it cannot see past this hop
+    // the target counts its rate limits by the caller's address, which it cannot see past this hop: this
+    // hop appends the address it decided on, so whatever the client wrote into the header stays to its left
     const request = new Request(c.req.raw);
-    if (!request.headers.has("x-forwarded-for")) request.headers.set("x-forwarded-for", clientAddress(c));
+    const forwarded = request.headers.get("x-forwarded-for");
+    request.headers.set("x-forwarded-for", forwarded ? `${forwarded}, ${clientAddress(c)}` : clientAddress(c));
     const answer = await forward(target.fn, request);
     return answer ?? targetNotFound(target.style, c.get("requestId"));
   };

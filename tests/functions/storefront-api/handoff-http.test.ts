@@ -452,6 +452,22 @@ test("deployed on its own, the function forwards a pass-through request to the s
   assert.equal(await new Response(sent[0].init.body).text(), '{"a":1}');
 });
 
+test("pass-through appends the caller's address to X-Forwarded-For, so a client's own entry cannot pose as its address", async () => {
+  const seen: (string | null)[] = [];
+  const app = createStorefrontApp(host.ctx, {
+    forward: (_fn, request) => {
+      seen.push(request.headers.get("x-forwarded-for"));
+      return Promise.resolve(new Response("{}"));
+    },
+  });
+  // the server entry decided the caller's address; the client's header claims another
+  const env = { clientAddress: "192.0.2.7" };
+  await (await app.request(`${base}/api/me`, { headers: { "x-forwarded-for": "203.0.113.99" } }, env)).body
+    ?.cancel();
+  await (await app.request(`${base}/api/me`, {}, env)).body?.cancel();
+  assert.deepEqual(seen, ["203.0.113.99, 192.0.2.7", "192.0.2.7"]);
+});
+
 test("the handoff read has a per-address limit of its own (no key): 429 with Retry-After in the store's shape", async () => {
   const clock = fixedClock(new Date());
   const app = createStorefrontApp({ ...host.ctx, clock }, { forward: () => Promise.resolve(undefined) });
