@@ -185,8 +185,15 @@ function printBanner(state: DevState, mode: string, addr: Deno.NetAddr) {
     ],
     ["Content API", `${state.base_url}/api/content/spaces/${state.space}/environments/master`],
     ["Images", `${state.base_url}/api/media/${state.space}/...`],
-    ["OpenAPI", `${state.base_url}/openapi.json`],
+    ["GraphQL", `${state.base_url}/api/content/content/v1/spaces/${state.space}/environments/master`],
+    ["OpenAPI", `${state.base_url}/openapi.json  (reference page: ${state.base_url}/api)`],
     ["Forms API", `${state.base_url}/api/forms  (form pages: ${state.base_url}/to/<slug>)`],
+    ["Scheduling API", `${state.base_url}/api/scheduling/v2  (booker: ${state.base_url}/book/<slug>)`],
+    [
+      "Store API",
+      `${state.base_url}/api/2024-10/graphql.json  (cart handoff: ${state.base_url}/cart/c/<token>)`,
+    ],
+    ["Analytics", `${state.base_url}/api/events`],
     ["Functions", `${state.base_url}/functions/v1/<name>/...`],
     ["Database", state.database_url],
   ];

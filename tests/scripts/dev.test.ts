@@ -96,6 +96,13 @@ test("task dev: banner, dev.json with a working key per kind and a JWT per role,
       "loopback unless HOST says otherwise",
     );
     assert.match(banner, new RegExp(`Written for scripts to ${dataDir}/dev.json`));
+    for (const label of ["Content API", "GraphQL", "OpenAPI", "Forms API", "Scheduling API", "Store API"]) {
+      assert.match(
+        banner,
+        new RegExp(`${label}\\s+http://localhost:${ports.port}/`),
+        `the banner shows the ${label}`,
+      );
+    }
 
     const state = await readState(dataDir);
     assert.equal(state.base_url, `http://localhost:${ports.port}`);
