@@ -221,6 +221,14 @@ export function collectionsPage(
     limit ${input.window.size + 1}`;
 }
 
+/** How many collections a `collections` query matches, across all its pages (CollectionConnection.totalCount). */
+export async function collectionsCount(db: Db, search?: string): Promise<number> {
+  const [row] = await db<{ count: number }[]>`
+    select count(*)::int as count from public.storefront_collections c
+    where true ${search ? db`and c.search like ${likePattern(search)}` : db``}`;
+  return row.count;
+}
+
 export function collectionsByHandles(db: Db, handles: string[]): Promise<CollectionRow[]> {
   if (handles.length === 0) return Promise.resolve([]);
   return db<CollectionRow[]>`

@@ -276,11 +276,12 @@ export const resolvers = {
     async collections(_: unknown, args: Args, ctx: Ctx) {
       const sort = COLLECTION_SORTS[args.sortKey] ?? "position";
       const window = windowOf(args, keysetReader(sort));
+      const search = searchWord(args.query);
       const rows = await store.collectionsPage(ctx.sql, {
         sort,
         reverse: Boolean(args.reverse),
         window,
-        search: searchWord(args.query),
+        search,
         ctx: sortContextOf(ctx.site),
       });
       const connection = connectionFrom(
@@ -289,7 +290,8 @@ export const resolvers = {
         (r) => keysetCursor(sort, r.sort_value, r.handle),
         collectionParent,
       );
-      return { ...connection, totalCount: null };
+      // counted only when a query asks for it; UnsignedInt64 is a string of digits, as Shopify prints it
+      return { ...connection, totalCount: () => store.collectionsCount(ctx.sql, search).then(String) };
     },
     cart: (_: unknown, args: Args, ctx: Ctx) => carts.readCartView(ctx, args.id),
     node: (_: unknown, args: Args, ctx: Ctx) => nodeById(ctx, args.id),
@@ -423,7 +425,7 @@ export const resolvers = {
     compareAtPriceRange: (p: ProductParent) => rangeOf(p.product, (v) => v.compareAtPrice),
     async collections(p: ProductParent, args: PageArgs, ctx: Ctx) {
       const rows = await ctx.loaders.collectionsOf.load(p.product);
-      return { ...connectionOfList(rows.map(collectionParent), args), totalCount: rows.length };
+      return { ...connectionOfList(rows.map(collectionParent), args), totalCount: String(rows.length) };
     },
     seo: (p: ProductParent) => ({ title: p.product.title, description: p.product.summary || null }),
     totalInventory: () => null,

@@ -456,6 +456,18 @@ test("collections page like every connection (first/after, last/before, hasPrevi
   assert.deepEqual([...handles(u1), ...handles(u2)], handles({ nodes: byUpdate }));
 });
 
+test("CollectionConnection.totalCount counts every collection the query matches, not just the page, as a string of digits", async () => {
+  const d = await data(
+    `{ all: collections(first: 1) { totalCount nodes { handle } } found: collections(first: 5, query: "wear") { totalCount }
+    none: collections(first: 5, query: "no-such-word") { totalCount }
+    product(handle: "field-guide") { collections(first: 5) { totalCount } } }`,
+  );
+  assert.deepEqual(d.all, { totalCount: "3", nodes: [{ handle: "apparel" }] });
+  assert.equal(d.found.totalCount, "1");
+  assert.equal(d.none.totalCount, "0");
+  assert.equal(d.product.collections.totalCount, "1");
+});
+
 test("node and nodes answer products, variants and collections by gid (order kept, null for unknown); __typename resolves", async () => {
   const d = await data(
     `{ node(id: "gid://shopify/ProductVariant/TEE-01/s") { __typename id ... on ProductVariant { title product { handle } } }
