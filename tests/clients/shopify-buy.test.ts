@@ -58,6 +58,68 @@ test("product.fetchQuery with a sort key and paging with fetchNextPage", async (
   assert.deepEqual(recommendations.map((p: any) => p.handle), ["mug", "poster"]);
 });
 
+test("product.fetchAll pages through fetchNextPage to the end; fetchQuery without arguments sends the SDK's default sort key ID", async () => {
+  const first = await client.product.fetchAll(4);
+  assert.deepEqual(first.map((p: any) => p.handle), [
+    "field-guide",
+    "letterpress-print",
+    "night-garden",
+    "mug",
+  ]);
+  const second = await client.fetchNextPage(first);
+  assert.deepEqual(second.model.map((p: any) => p.handle), ["poster", "tee"]);
+  assert.equal(second.model[second.model.length - 1].hasNextPage, false);
+  const byDefault = await client.product.fetchQuery();
+  assert.deepEqual(byDefault.map((p: any) => p.handle), [
+    "field-guide",
+    "letterpress-print",
+    "night-garden",
+    "mug",
+    "poster",
+    "tee",
+  ]);
+});
+
+test("collection.fetchAll, fetch and fetchQuery (default sort key ID; title, reverse, query, fetchNextPage)", async () => {
+  const all = await client.collection.fetchAll();
+  assert.deepEqual(all.map((c: any) => c.handle), ["apparel", "home-goods", "reading"]);
+  const one = await client.collection.fetch("gid://shopify/Collection/reading");
+  assert.equal(one.title, "Reading");
+  assert.equal(await client.collection.fetch("gid://shopify/Collection/nope"), null);
+  const byDefault = await client.collection.fetchQuery();
+  assert.deepEqual(byDefault.map((c: any) => c.handle), ["apparel", "home-goods", "reading"]);
+  const titled = await client.collection.fetchQuery({ first: 1, sortKey: "TITLE", reverse: true });
+  assert.deepEqual(titled.map((c: any) => c.handle), ["reading"]);
+  const next = await client.fetchNextPage(titled);
+  assert.deepEqual(next.model.map((c: any) => c.handle), ["home-goods"]);
+  const found = await client.collection.fetchQuery({ query: "wear" });
+  assert.deepEqual(found.map((c: any) => c.handle), ["apparel"]);
+});
+
+test("the SDK's own fetcher (no fetch function given) reads the host's answers: Content-Type application/json on every one", async () => {
+  // the SDK's built-in fetcher calls the global fetch with https://<domain>/api/2025-01/graphql and reads
+  // the answer's Content-Type itself; only the scheme is taken down to the loopback host's http
+  const real = globalThis.fetch;
+  const seen: string[] = [];
+  globalThis.fetch = ((url: string | URL | Request, init?: RequestInit) => {
+    seen.push(String(url));
+    return real(String(url).replace(/^https:/, "http:"), init);
+  }) as typeof fetch;
+  try {
+    const stock = (Client as any).buildClient({ domain: host.host, storefrontAccessToken: key });
+    const tee = await stock.product.fetchByHandle("tee");
+    assert.equal(tee.variants.length, 4);
+    const checkout = await stock.checkout.create({
+      lineItems: [{ variantId: tee.variants[0].id, quantity: 1 }],
+    });
+    assert.equal(checkout.lineItems.length, 1);
+    assert.equal(checkout.totalPrice.amount, "25.0");
+    assert.ok(seen.length >= 2 && seen.every((u) => u === `https://${host.host}/api/2025-01/graphql`));
+  } finally {
+    globalThis.fetch = real;
+  }
+});
+
 test("collection.fetchAllWithProducts, fetchWithProducts, fetchByHandle", async () => {
   const collections = await client.collection.fetchAllWithProducts();
   assert.deepEqual(collections.map((c: any) => c.handle), ["apparel", "home-goods", "reading"]);
@@ -129,6 +191,8 @@ test("the checkout methods, mapped by the SDK onto carts: create, add, update, r
   assert.equal(checkout.totalPrice.amount, "28.0", "the site has no discounts");
   checkout = await client.checkout.removeDiscount(checkout.id);
   checkout = await client.checkout.addGiftCards(checkout.id, ["GIFT"]);
+  checkout = await client.checkout.removeGiftCard(checkout.id, "gid://shopify/AppliedGiftCard/1");
+  assert.deepEqual([...checkout.appliedGiftCards], []);
   const fetched = await client.checkout.fetch(checkout.id);
   assert.equal(fetched.id, checkout.id);
   assert.equal(fetched.lineItems.length, 1);

@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { createStorefrontApiClient } from "@shopify/storefront-api-client";
 import { test } from "../helpers/test.ts";
 import { testHost } from "../helpers/host.ts";
+import { fixedClock } from "../../shared/clock.ts";
+import { createStorefrontApp } from "../../functions/storefront-api/app.ts";
 
 const host = await testHost();
 const key = await host.key("storefront");
@@ -109,4 +111,54 @@ test("any API version is accepted, per client and per request; a private token w
   const priv = await client({ privateAccessToken: key }).request(`{ shop { name } }`);
   assert.equal(priv.data.shop.name, "Sitewire Demo");
   assert.equal(sent[sent.length - 1].headers.get("shopify-storefront-private-token"), key);
+});
+
+test("paging as the client's users do: endCursor into after until hasNextPage is false; client.fetch answers the raw JSON", async () => {
+  const c = client();
+  const query =
+    `query Page($first: Int!, $after: String) { products(first: $first, after: $after) { pageInfo { hasNextPage endCursor } nodes { handle } } }`;
+  const seen: string[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < 5; page++) {
+    const { data, errors }: any = await c.request(query, { variables: { first: 4, after } });
+    assert.equal(errors, undefined);
+    seen.push(...data.products.nodes.map((n: any) => n.handle));
+    if (!data.products.pageInfo.hasNextPage) break;
+    after = data.products.pageInfo.endCursor;
+  }
+  assert.deepEqual(seen, ["field-guide", "letterpress-print", "night-garden", "mug", "poster", "tee"]);
+  const raw = await c.fetch(`{ shop { name } }`);
+  assert.equal(raw.status, 200);
+  assert.match(raw.headers.get("content-type")!, /application\/json/);
+  assert.deepEqual(await raw.json(), { data: { shop: { name: "Sitewire Demo" } } });
+});
+
+test("a throttled key: the client retries the 429 as many times as asked (Retry-After), then answers networkStatusCode 429", async () => {
+  // one visitor within one second of a fixed clock, so the per-second limit is reached for sure
+  const app = createStorefrontApp({ ...host.ctx, clock: fixedClock(new Date()) }, {
+    forward: () => Promise.resolve(undefined),
+  });
+  let sentCount = 0;
+  const throttled = createStorefrontApiClient({
+    storeDomain: host.baseUrl,
+    apiVersion: "2025-01",
+    publicAccessToken: await host.key("storefront"),
+    retries: 2,
+    customFetchApi: ((url: string, init: RequestInit) => {
+      sentCount++;
+      const headers = new Headers(init.headers);
+      headers.set("x-forwarded-for", "203.0.113.61");
+      return app.request(url.replace(/^https:/, "http:"), { ...init, headers });
+    }) as never,
+    logger: () => {},
+  } as never);
+  let answered = 0;
+  let refused: any;
+  while (!refused && answered < 200) {
+    const r = await throttled.request(`{ shop { name } }`);
+    if (r.errors) refused = r.errors;
+    else answered++;
+  }
+  assert.equal(refused?.networkStatusCode, 429);
+  assert.equal(sentCount, answered + 3, "the refused request was sent once and retried twice");
 });
