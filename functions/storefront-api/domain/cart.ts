@@ -227,6 +227,9 @@ export function updateLines(
   const warnings: CartWarning[] = [];
   let lines = current.lines.map((l) => ({ ...l }));
   const removed = new Set<string>();
+  // merchandise lines are changed to by this call, known to the merge below
+  const swapped = new Map<string, Variant>();
+  const resolve = (line: StoredLine) => resolveLine(line) ?? swapped.get(lineKey(line));
   inputs.forEach((input, i) => {
     const lineId = idOf(input.id, "CartLine");
     const line = lines.find((l) => l.id === lineId);
@@ -238,7 +241,7 @@ export function updateLines(
       });
       return;
     }
-    let variant = resolveLine(line);
+    let variant = resolve(line);
     if (input.merchandiseId !== undefined && input.merchandiseId !== null) {
       variant = merchandise(input.merchandiseId);
       if (!variant || !variant.available) {
@@ -251,6 +254,7 @@ export function updateLines(
       }
       line.sku = variant.sku;
       line.variant = variant.tail;
+      swapped.set(variant.key, variant);
     }
     if (input.attributes) {
       checkAttributes(input.attributes, ["lines", String(i), "attributes"], errors);
@@ -276,7 +280,34 @@ export function updateLines(
   });
   lines = lines.filter((l) => !removed.has(l.id));
   if (errors.length) return { state: current, userErrors: errors, warnings: [] };
-  return { state: { ...current, lines }, userErrors: [], warnings };
+  return { state: { ...current, lines: mergeSameLines(lines, resolve, warnings) }, userErrors: [], warnings };
+}
+
+/**
+ * A line changed to the merchandise and attributes of another joins that other (the earlier one keeps its
+ * id), as cartLinesAdd joins them: so the bag cap, and one read-online or download line, hold per
+ * merchandise whichever mutation made the lines alike (rule 2).
+ */
+function mergeSameLines(
+  lines: StoredLine[],
+  resolveLine: (line: StoredLine) => Variant | undefined,
+  warnings: CartWarning[],
+): StoredLine[] {
+  const kept: StoredLine[] = [];
+  for (const line of lines) {
+    const same = kept.find((k) =>
+      lineKey(k) === lineKey(line) && sameAttributes(k.attributes, line.attributes)
+    );
+    if (!same) {
+      kept.push(line);
+      continue;
+    }
+    const variant = resolveLine(same);
+    same.quantity = variant
+      ? allowed(variant, same.quantity + line.quantity, warnings, gid("CartLine", same.id))
+      : same.quantity + line.quantity;
+  }
+  return kept;
 }
 
 export function removeLines(current: CartState, lineIds: string[]): Outcome {

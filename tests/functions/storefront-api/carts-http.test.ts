@@ -209,6 +209,48 @@ test("rule 2: a stackable line adds up to the bag cap of 10; a book read online 
   );
 });
 
+test("rule 2 through cartLinesUpdate: a line changed to another line's merchandise and attributes joins it, under the cap; a download stays one line of one", async () => {
+  const cart = await createCart({
+    lines: [
+      { merchandiseId: variant("TEE-01/m"), quantity: 4 },
+      { merchandiseId: variant("TEE-01/l"), quantity: 9 },
+      { merchandiseId: variant("FG-PDF") },
+      { merchandiseId: variant("NG-EPUB") },
+    ],
+  });
+  const [m, l, pdf, epub] = cart.lines.nodes;
+  const joined = await data(UPDATE, {
+    cartId: cart.id,
+    lines: [{ id: l.id, merchandiseId: variant("TEE-01/m") }, {
+      id: epub.id,
+      merchandiseId: variant("FG-PDF"),
+    }],
+  });
+  assert.deepEqual(joined.cartLinesUpdate.userErrors, []);
+  assert.deepEqual(
+    joined.cartLinesUpdate.cart.lines.nodes.map((n: any) => [n.id, n.merchandise.id, n.quantity]),
+    [[m.id, variant("TEE-01/m"), 10], [pdf.id, variant("FG-PDF"), 1]],
+    "the earlier line keeps its id and takes the other's quantity, capped",
+  );
+  assert.deepEqual(joined.cartLinesUpdate.warnings.map((w: any) => [w.code, w.target]), [
+    ["MERCHANDISE_NOT_ENOUGH_STOCK", m.id],
+    ["MERCHANDISE_NOT_ENOUGH_STOCK", pdf.id],
+  ]);
+  // other attributes keep a line of its own
+  const gift = await createCart({
+    lines: [{ merchandiseId: variant("MUG-01") }, {
+      merchandiseId: variant("MUG-01"),
+      attributes: [{ key: "gift", value: "yes" }],
+    }],
+  });
+  const [plain, wrapped] = gift.lines.nodes;
+  const unwrapped = await data(UPDATE, { cartId: gift.id, lines: [{ id: wrapped.id, attributes: [] }] });
+  assert.deepEqual(unwrapped.cartLinesUpdate.cart.lines.nodes.map((n: any) => [n.id, n.quantity]), [[
+    plain.id,
+    2,
+  ]]);
+});
+
 test("rule 3: cartLinesUpdate sets quantities, quantity 0 removes, a negative one is refused; cartLinesRemove takes line ids", async () => {
   const cart = await createCart({
     lines: [{ merchandiseId: variant("TEE-01/s"), quantity: 2 }, { merchandiseId: variant("MUG-01") }],
