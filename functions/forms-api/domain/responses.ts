@@ -31,9 +31,19 @@ export const SORTS: Record<string, ResponseQuery["sort"]> = {
   "landed_at,desc": { key: "landed_at", direction: "desc" },
 };
 
+/**
+ * The words of a text, for `query`: runs of letters and digits, lower case. Answers are stored as these
+ * words and a query is read by the same rule, so "ann.lee@example.com" or "report.pdf" is found by
+ * itself or by any of its parts (Postgres' own parser would keep an address or a file name as one
+ * lexeme that no prefix of its parts matches).
+ */
+export function searchWords(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
 /** Words of `query` as a tsquery of prefixes (`'harbor':* & 'tea':*`); undefined when it has none. */
 export function searchQuery(text: string): string | undefined {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = searchWords(text);
   if (!words.length) return undefined;
   return words.slice(0, 16).map((w) => `'${w}':*`).join(" & ");
 }
@@ -254,7 +264,7 @@ export function searchText(answers: Record<string, StoredAnswer>, hidden: Record
   };
   for (const a of Object.values(answers)) add(a.value);
   for (const h of Object.values(hidden)) add(h);
-  return words.join(" ").slice(0, 100_000);
+  return searchWords(words.join(" ")).join(" ").slice(0, 100_000);
 }
 
 // ---------------------------------------------------------------------------- response items

@@ -348,6 +348,48 @@ test("the response list's arguments: page_size, sort, since/until, before/after,
   assert.equal((await api(`/forms/${slug}/responses?page_size=1000`)).status, 200);
 });
 
+test("query finds an e-mail address, a web address, a file name or a number with a point, whole or by any of its parts", async () => {
+  const slug = await makeForm(host, "words", SURVEY);
+  const v = await visit(host, slug);
+  const upload = await v.upload("doc", "report-2024.pdf", new TextEncoder().encode("%PDF"));
+  assert.ok(upload.ok, await upload.clone().text());
+  await upload.body?.cancel();
+  const submitted = await v.submit({
+    name: "Ann O'Neil",
+    mail: "ann.lee@example.com",
+    site: "https://ada.example/about",
+    age: 42.5,
+    note: "see version 1.2.3",
+  });
+  assert.equal(submitted.status, 200, await submitted.clone().text());
+  await submitted.body?.cancel();
+  const other = await respond(host, slug, { name: "Bo", mail: "bo@elsewhere.org", note: "nothing here" });
+  const found = async (query: string) =>
+    (await api(`/forms/${slug}/responses?query=${encodeURIComponent(query)}`)).body.items.map((
+      i: { token: string },
+    ) => i.token);
+  for (
+    const query of [
+      "ann.lee@example.com",
+      "example.com",
+      "lee",
+      "ada.example",
+      "https://ada.example/about",
+      "about",
+      "42.5",
+      "1.2.3",
+      "report-2024.pdf",
+      "pdf",
+      "O'Neil",
+      "neil",
+    ]
+  ) {
+    assert.deepEqual(await found(query), [v.token], query);
+  }
+  assert.deepEqual(await found("bo@elsewhere.org"), [other.token]);
+  assert.deepEqual(await found("example.org"), [], "every word of the query must be there");
+});
+
 test("deleting responses removes them, their answers and their files; the list argument is required", async () => {
   const slug = await makeForm(host, "del", SURVEY);
   const a = await visit(host, slug);
