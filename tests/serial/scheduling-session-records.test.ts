@@ -4,6 +4,7 @@
 // policy, and count limits per month and year. Serial: the records change every caller's catalogue.
 // These tests take the weeks from 2031-01-06 + 128..136 and 160.
 import assert from "node:assert/strict";
+import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
 import { test } from "../helpers/test.ts";
 import {
   addDays,
@@ -23,7 +24,15 @@ const HOSTS = {
   linus: "linus@demo.sitewire.dev",
 };
 
-type SessionRecord = { slug: string; price?: number; host?: string; location?: string; options?: unknown };
+type SessionRecord = {
+  slug: string;
+  price?: number;
+  host?: string;
+  location?: string;
+  options?: unknown;
+  /** further plain fields of the record (summary, lengths, currency...) */
+  fields?: Record<string, unknown>;
+};
 
 /** Publishes session records for the body's time, then removes them. */
 async function withSessions(records: SessionRecord[], body: () => Promise<void>) {
@@ -40,6 +49,7 @@ async function withSessions(records: SessionRecord[], body: () => Promise<void>)
     };
     if (r.host) fields.host = { "en-US": r.host };
     if (r.options) fields.options = { "en-US": r.options };
+    for (const [name, value] of Object.entries(r.fields ?? {})) fields[name] = { "en-US": value };
     await sql`insert into public.content_entries (stage, id, model_id, path, fields)
               values ('published', ${`session.${r.slug}`}, 'session', ${`records/sessions/${r.slug}-${tag}.md`},
                       ${sql.json(fields as never)})`;
@@ -52,6 +62,54 @@ async function withSessions(records: SessionRecord[], body: () => Promise<void>)
     }
   }
 }
+
+const EVERY: SessionRecord = {
+  slug: "t-every-field",
+  price: 35,
+  location: "https://meet.example/every",
+  fields: { summary: "Every option a session record has.", lengths: ["45", "20", "60"], currency: "USD" },
+  options: {
+    length: 60,
+    locations: ["phone:+1 212 555 0100", "address:Harbour Room", { type: "attendeePhone" }, "video"],
+    schedulingType: "collective",
+    hosts: [
+      { user: "grace", priority: "highest", mandatory: true },
+      { user: "ada", priority: "low", schedule: "Evenings" },
+    ],
+    schedule: "Working hours",
+    slotInterval: 15,
+    offsetStart: 5,
+    notice: 90,
+    beforeBuffer: 10,
+    afterBuffer: 20,
+    recurrence: { interval: 2, occurrences: 3, frequency: "monthly" },
+    seats: { perTimeSlot: 5, showAvailabilityCount: false, showAttendeeInfo: true },
+    confirmationPolicy: { type: "time", noticeThreshold: { unit: "minutes", count: 30 } },
+    team: "support",
+    limits: { day: 2, week: 5, month: 10, year: 50 },
+    durationLimits: { day: 120, week: 300 },
+    bookingWindow: { type: "businessDays", value: 20, rolling: true },
+    requires: "member",
+    below: "staff",
+    weekly: 2,
+    monthly: 6,
+    sku: "SKU-EVERY",
+    form: [{ slug: "company", type: "text", label: "Company", required: false }],
+    customName: "Every field with {ATTENDEE}",
+    lockTimeZone: true,
+    hideCalendarNotes: true,
+    hideCalendarEventDetails: true,
+    hideOrganizerEmail: true,
+    hidden: true,
+    requiresBookerEmailVerification: true,
+    disableCancelling: true,
+    disableRescheduling: true,
+    allowReschedulingPastBookings: true,
+    forwardParamsSuccessRedirect: false,
+    successRedirectUrl: "https://example.com/thanks",
+    disableGuests: true,
+  },
+};
 
 const sessionsOf = async (email: string) =>
   (await host.ctx.sql<{ n: number }[]>`
@@ -237,5 +295,194 @@ test("count limits per month and per year: the month's or year's last booking cl
       (await call("POST", "/bookings", key, guestBooking("t-limit-year", at(160, 2, "09:00")))).status,
       201,
     );
+  });
+});
+
+test("every field of the event type comes from the session record: one with every option, one with none", async () => {
+  const bare: SessionRecord = { slug: "t-no-options", host: "linus", location: "video" };
+  await withSessions([EVERY, bare], async () => {
+    const every = await call("GET", "/event-types/t-every-field", key);
+    assert.equal(every.status, 200, JSON.stringify(every.body));
+    const grace = fnv31("user:grace"), ada = fnv31("user:ada");
+    const graceHours = fnv31("schedule:grace/Working hours");
+    assert.deepEqual(every.body.data, {
+      id: fnv31("t-every-field"),
+      ownerId: grace,
+      title: "Test t-every-field",
+      slug: "t-every-field",
+      description: "Every option a session record has.",
+      lengthInMinutes: 60,
+      lengthInMinutesOptions: [60, 45, 20],
+      locations: [
+        { type: "link", link: "https://meet.example/every" },
+        { type: "phone", phone: "+1 212 555 0100" },
+        { type: "address", address: "Harbour Room" },
+        { type: "attendeePhone" },
+        { type: "integration", integration: "cal-video" },
+      ],
+      bookingFields: [
+        { type: "name", slug: "name", label: "Your name", required: true },
+        { type: "email", slug: "email", label: "Email address", required: true },
+        { type: "radioInput", slug: "location", label: "Location", required: false },
+        { type: "phone", slug: "attendeePhoneNumber", label: "Phone number", required: true },
+        { type: "text", slug: "title", label: "What is this meeting about?", required: false, hidden: true },
+        { type: "textarea", slug: "notes", label: "Additional notes", required: false },
+        {
+          type: "textarea",
+          slug: "rescheduleReason",
+          label: "Reason for reschedule",
+          required: false,
+          hidden: true,
+        },
+        { type: "text", slug: "company", label: "Company", required: false },
+      ],
+      disableGuests: true,
+      slotInterval: 15,
+      offsetStart: 5,
+      minimumBookingNotice: 90,
+      beforeEventBuffer: 10,
+      afterEventBuffer: 20,
+      recurrence: { interval: 2, occurrences: 3, frequency: "monthly" },
+      metadata: {
+        requires: "member",
+        below: "staff",
+        weekly: 2,
+        monthly: 6,
+        scheduler: "native",
+        sku: "SKU-EVERY",
+        record: "session.t-every-field",
+        team: "support",
+        form: null,
+        customName: "Every field with {ATTENDEE}",
+      },
+      price: 35,
+      currency: "usd",
+      lockTimeZoneToggleOnBookingPage: true,
+      hideCalendarNotes: true,
+      hideCalendarEventDetails: true,
+      hideOrganizerEmail: true,
+      successRedirectUrl: "https://example.com/thanks",
+      forwardParamsSuccessRedirect: false,
+      hidden: true,
+      requiresBookerEmailVerification: true,
+      disableCancelling: true,
+      disableRescheduling: true,
+      allowReschedulingPastBookings: true,
+      seatsPerTimeSlot: 5,
+      seatsShowAvailabilityCount: false,
+      seats: { seatsPerTimeSlot: 5, showAvailabilityCount: false, showAttendeeInfo: true },
+      scheduleId: graceHours,
+      requiresConfirmation: true,
+      confirmationPolicy: { type: "time", noticeThreshold: { unit: "minutes", count: 30 } },
+      customName: "Every field with {ATTENDEE}",
+      users: [
+        { id: grace, name: "Grace Example", username: "grace" },
+        { id: ada, name: "Ada Example", username: "ada" },
+      ],
+      hosts: [
+        {
+          userId: grace,
+          name: "Grace Example",
+          mandatory: true,
+          priority: "highest",
+          scheduleId: graceHours,
+        },
+        {
+          userId: ada,
+          name: "Ada Example",
+          mandatory: false,
+          priority: "low",
+          scheduleId: fnv31("schedule:ada/Evenings"),
+        },
+      ],
+      schedulingType: "COLLECTIVE",
+      assignAllTeamMembers: false,
+      teamId: fnv31("team:support"),
+      bookingLimitsCount: { day: 2, week: 5, month: 10, year: 50 },
+      bookingLimitsDuration: { day: 120, week: 300 },
+      bookingWindow: { type: "businessDays", value: 20, rolling: true },
+      _links: { book: `${host.baseUrl}/book/t-every-field` },
+    });
+
+    const none = (await call("GET", "/event-types/t-no-options", key)).body.data;
+    const linus = fnv31("user:linus"), linusHours = fnv31("schedule:linus/Working hours");
+    assert.deepEqual(none, {
+      id: fnv31("t-no-options"),
+      ownerId: linus,
+      title: "Test t-no-options",
+      slug: "t-no-options",
+      description: "",
+      lengthInMinutes: 30,
+      lengthInMinutesOptions: [30],
+      locations: [{ type: "integration", integration: "cal-video" }],
+      bookingFields: [
+        { type: "name", slug: "name", label: "Your name", required: true },
+        { type: "email", slug: "email", label: "Email address", required: true },
+        { type: "text", slug: "title", label: "What is this meeting about?", required: false, hidden: true },
+        { type: "textarea", slug: "notes", label: "Additional notes", required: false },
+        { type: "multiemail", slug: "guests", label: "Add guests", required: false },
+        {
+          type: "textarea",
+          slug: "rescheduleReason",
+          label: "Reason for reschedule",
+          required: false,
+          hidden: true,
+        },
+      ],
+      disableGuests: false,
+      slotInterval: null,
+      offsetStart: 0,
+      minimumBookingNotice: 0,
+      beforeEventBuffer: 0,
+      afterEventBuffer: 0,
+      recurrence: null,
+      metadata: {
+        requires: "anyone",
+        below: null,
+        weekly: null,
+        monthly: null,
+        scheduler: "native",
+        sku: null,
+        record: "session.t-no-options",
+        team: null,
+        form: null,
+        customName: null,
+      },
+      price: 0,
+      currency: "eur",
+      lockTimeZoneToggleOnBookingPage: false,
+      hideCalendarNotes: false,
+      hideCalendarEventDetails: false,
+      hideOrganizerEmail: false,
+      successRedirectUrl: null,
+      forwardParamsSuccessRedirect: true,
+      hidden: false,
+      requiresBookerEmailVerification: false,
+      disableCancelling: false,
+      disableRescheduling: false,
+      allowReschedulingPastBookings: false,
+      seatsPerTimeSlot: null,
+      seatsShowAvailabilityCount: null,
+      seats: { disabled: true },
+      scheduleId: linusHours,
+      requiresConfirmation: false,
+      confirmationPolicy: { type: "disabled" },
+      customName: null,
+      users: [{ id: linus, name: "Linus Example", username: "linus" }],
+      hosts: [{
+        userId: linus,
+        name: "Linus Example",
+        mandatory: false,
+        priority: "medium",
+        scheduleId: linusHours,
+      }],
+      schedulingType: "ROUND_ROBIN",
+      assignAllTeamMembers: false,
+      teamId: null,
+      bookingLimitsCount: {},
+      bookingLimitsDuration: {},
+      bookingWindow: null,
+      _links: { book: `${host.baseUrl}/book/t-no-options` },
+    });
   });
 });

@@ -274,7 +274,10 @@ test("intake: a signed external booking event is re-emitted; a bad signature is 
     });
     const secret = await host.ctx.secrets.get(INTAKE_SECRET);
     const post = (b: string, sig: string) => call("POST", "/intake", null, b, { "x-cal-signature-256": sig });
-    assertError(await post(body, "00" + (await hmacSha256Hex(secret, body)).slice(2)), 401, "UNAUTHORIZED");
+    // one hex digit changed (never the same digit: a fixed "00" prefix matched one signature in 256)
+    const signature = await hmacSha256Hex(secret, body);
+    const forged = (signature[0] === "0" ? "1" : "0") + signature.slice(1);
+    assertError(await post(body, forged), 401, "UNAUTHORIZED");
     assertError(await post(body, ""), 401, "UNAUTHORIZED");
     const ok = await post(body, await hmacSha256Hex(secret, body));
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
