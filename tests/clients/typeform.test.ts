@@ -2,10 +2,10 @@
 // writes are in tests/serial/typeform-cloud.test.ts): forms, responses (with auto paging over more than
 // a thousand), webhooks, insights, workspaces, themes, and the errors the client raises.
 import assert from "node:assert/strict";
-import { createClient } from "@typeform/api-client";
+import { clientConstructor, createClient } from "@typeform/api-client";
 import { test } from "../helpers/test.ts";
 import { testHost } from "../helpers/host.ts";
-import { makeForm, respond, SURVEY } from "../functions/forms-api/support.ts";
+import { makeForm, respond, SURVEY, visit } from "../functions/forms-api/support.ts";
 
 const host = await testHost();
 const client = createClient({ token: await host.key("forms"), apiBaseUrl: `${host.baseUrl}/api` });
@@ -147,4 +147,119 @@ test("insights.summary and workspaces", async () => {
   const workspaces = await client.workspaces.list();
   assert.equal(workspaces.items![0].id, "default");
   assert.equal((await client.workspaces.get({ id: "default" })).name, "Sitewire Demo");
+});
+
+test("/me through the client's own request layer; workspaces.list with search, page, pageSize and page 'auto'", async () => {
+  const key = await host.key("forms");
+  // the client has no /me method: users call it through the same HTTP layer createClient uses
+  const http = clientConstructor({ token: key, apiBaseUrl: `${host.baseUrl}/api` });
+  const me = await http.request({ method: "get", url: "/me" }) as Record<string, string>;
+  assert.deepEqual(Object.keys(me).sort(), ["alias", "email", "language", "user_id"]);
+  assert.equal(me.language, "en");
+  const [row] = await host.ctx
+    .sql`select id, name from public.api_keys where kind = 'forms' and id = ${me.user_id}`;
+  assert.ok(row, "user_id names the key that asked");
+  assert.equal(me.alias, row.name);
+
+  const found = await client.workspaces.list({ search: "demo", page: 1, pageSize: 5 });
+  assert.deepEqual(found.items!.map((w) => w.id), ["default"]);
+  assert.equal(found.total_items, 1);
+  assert.deepEqual((await client.workspaces.list({ search: "nothing-like-it" })).items, []);
+  assert.deepEqual(
+    (await client.workspaces.list({ page: 2, pageSize: 1 })).items,
+    [],
+    "one workspace: page two is empty",
+  );
+  const auto = await client.workspaces.list({ page: "auto" });
+  assert.deepEqual(auto.items!.map((w) => w.id), ["default"]);
+  assert.equal((await apiError(client.workspaces.list({ pageSize: 500 }))).code, "VALIDATION_ERROR");
+});
+
+test("forms.list with page, pageSize and workspaceId; forms.messages is NOT_FOUND", async () => {
+  const prefix = `paged${crypto.randomUUID().slice(0, 8)}`;
+  const made: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const slug = await makeForm(host, prefix, "q text: Q?\n");
+    // distinct creation times: the list is newest first
+    await host.ctx.sql`update public.content_entries set created_at = ${new Date(Date.UTC(2025, 0, 1, 0, i))}
+      where id = ${`page.tests.${slug}`}`;
+    made.push(slug);
+  }
+  // newest first, a page at a time
+  const pages = [];
+  for (const page of [1, 2, 3, 4]) {
+    pages.push(await client.forms.list({ search: prefix, page, pageSize: 1 }));
+  }
+  assert.deepEqual(pages.map((p) => p.total_items), [3, 3, 3, 3]);
+  assert.deepEqual(pages.map((p) => p.page_count), [3, 3, 3, 3]);
+  assert.deepEqual(pages.flatMap((p) => p.items!.map((f) => f.id)), [...made].reverse());
+  const inDefault = await client.forms.list({ search: prefix, workspaceId: "default" });
+  assert.equal(inDefault.total_items, 3);
+  const elsewhere = await client.forms.list({ search: prefix, workspaceId: "another" });
+  assert.deepEqual([elsewhere.total_items, elsewhere.items], [0, []]);
+  assert.equal((await apiError(client.forms.list({ pageSize: 201 }))).code, "VALIDATION_ERROR");
+  assert.equal((await apiError(client.forms.list({ page: 0 }))).code, "VALIDATION_ERROR");
+
+  assert.equal((await apiError(client.forms.messages.get({ uid: made[0] }))).code, "NOT_FOUND");
+  assert.equal(
+    (await apiError(
+      client.forms.messages.update({ uid: made[0], data: { "label.buttonHint.default": "x" } as never }),
+    ))
+      .code,
+    "NOT_FOUND",
+  );
+});
+
+test("responses.list with after, until and completed false, and since in Unix seconds", async () => {
+  const slug = await makeForm(host, "clientargs", SURVEY);
+  const a = await respond(host, slug, { name: "Ann" });
+  const b = await respond(host, slug, { name: "Bob" });
+  const c = await respond(host, slug, { name: "Cy" });
+  const open = await visit(host, slug);
+  const base = Date.parse("2025-06-01T12:00:00Z");
+  for (const [i, token] of [a.token, b.token, c.token].entries()) {
+    const at = new Date(base + i * 60_000);
+    await host.ctx.sql`update public.form_responses set landed_at = ${new Date(
+      base - 60_000,
+    )}, submitted_at = ${at}, at = ${at}
+      where token = ${token}`;
+  }
+  await host.ctx.sql`update public.form_responses set landed_at = ${new Date(
+    base + 10 * 60_000,
+  )}, at = ${new Date(base + 10 * 60_000)}
+    where token = ${open.token}`;
+  const ids = (list: { items: { response_id?: string }[] }) => list.items.map((i) => i.response_id);
+
+  assert.deepEqual(ids(await client.responses.list({ uid: slug, after: a.token, completed: true })), [
+    c.token,
+    b.token,
+  ]);
+  assert.deepEqual(ids(await client.responses.list({ uid: slug, until: "2025-06-01T12:01:00Z" })), [
+    b.token,
+    a.token,
+  ]);
+  assert.deepEqual(
+    ids(
+      await client.responses.list({
+        uid: slug,
+        since: String((base + 60_000) / 1000),
+        until: "2025-06-01T12:05:00",
+      }),
+    ),
+    [c.token, b.token],
+  );
+  const unfinished = await client.responses.list({ uid: slug, completed: false });
+  assert.deepEqual(ids(unfinished), [open.token]);
+  assert.equal(unfinished.items[0].submitted_at, null);
+  assert.equal((await client.responses.list({ uid: slug })).total_items, 4, "without completed: all of them");
+  assert.deepEqual(ids(await client.responses.list({ uid: slug, ids: b.token, fields: "name" })), [b.token]);
+  assert.equal(
+    (await apiError(client.responses.list({ uid: slug, sort: "title,asc" }))).code,
+    "VALIDATION_ERROR",
+  );
+  assert.equal(
+    (await apiError(client.responses.list({ uid: slug, after: "nothing-like-it" }))).code,
+    "VALIDATION_ERROR",
+  );
+  assert.equal((await apiError(client.responses.list({ uid: "no-such-form" }))).code, "NOT_FOUND");
 });

@@ -475,3 +475,17 @@ test("the Forms API and the form page need both the forms and the api modules", 
   }
   assert.equal((await api("/forms/feedback")).status, 200);
 });
+
+test("forms.list({ page: 'auto' }) gathers more than one page of 200 forms (serial: the site's form count)", async () => {
+  const prefix = `many${crypto.randomUUID().slice(0, 8)}`;
+  const made = new Set<string>();
+  try {
+    for (let i = 0; i < 205; i++) made.add(await makeForm(host, prefix, "q text: Q?\n"));
+    const all = await client.forms.list({ page: "auto", search: prefix });
+    assert.equal(all.total_items, 205);
+    assert.equal(all.items!.length, 205, "the client asked for page 2 after a full page of 200");
+    assert.deepEqual(new Set(all.items!.map((f) => f.id)), made, "every form once");
+  } finally {
+    await testSql()`delete from public.content_entries where id like ${`page.tests.${prefix}-%`}`;
+  }
+});
