@@ -67,6 +67,49 @@ test("a guest's cart of printed books and downloads: into the bag, shipping coun
   }
 });
 
+test("the handoff clears what the bag held before: only the cart's lines, its country and its token go on to checkout", async () => {
+  const cart = await createCart({
+    lines: [{ merchandiseId: variant("FG-PRINT") }],
+    buyerIdentity: { countryCode: "DE" },
+  });
+  const p = await page();
+  try {
+    // an earlier visit left a good (which a guest may not buy), another country and another cart in the bag
+    await p.goto(`${host.baseUrl}/cart`);
+    await p.evaluate(() =>
+      localStorage.setItem(
+        "sitewire.bag",
+        JSON.stringify({
+          lines: [{
+            sku: "MUG-01",
+            variant: null,
+            quantity: 3,
+            kind: "good",
+            name: "Mug",
+            label: "",
+            unit_amount: 1400,
+            currency: "EUR",
+            image: null,
+            handle: "mug",
+          }],
+          country: "CH",
+          cart: "00000000000000000000000000000000",
+        }),
+      )
+    );
+    await p.goto(cart.checkoutUrl);
+    await p.waitForURL(/\/pay\/local\/cs_local_/, { timeout: 15_000 });
+    const inBag = await bag(p);
+    assert.deepEqual(inBag.lines.map((l: any) => [l.sku, l.quantity]), [["FG-PRINT", 1]]);
+    assert.equal(inBag.country, "DE");
+    assert.equal(inBag.cart, cart.id.split("/").pop());
+    const order = await orderOf(new URL(p.url()).pathname.split("/").pop()!);
+    assert.deepEqual(order.lines.map((l: any) => l.sku), ["FG-PRINT"]);
+  } finally {
+    await p.context().close();
+  }
+});
+
 test("a line read online: the bag opens with the sign-in (intent buy); the sign-in link brings the visitor back and on to checkout", async () => {
   const cart = await createCart({
     lines: [{ merchandiseId: variant("FG-READ") }, { merchandiseId: variant("MUG-01") }],
