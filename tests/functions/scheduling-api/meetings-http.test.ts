@@ -8,6 +8,7 @@ import { test } from "../../helpers/test.ts";
 import { fixedClock } from "../../../shared/clock.ts";
 import { serviceKey } from "../../../shared/service-key.ts";
 import { createDispatcher } from "../../../shared/webhooks/dispatcher.ts";
+import { hmacSha256Hex } from "../../../shared/webhooks/sign.ts";
 import { createSchedulingApp } from "../../../functions/scheduling-api/app.ts";
 import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
 import { roomState } from "../../../functions/scheduling-api/domain/meetings.ts";
@@ -215,6 +216,10 @@ test("ending: a signed-in host or an administrator ends the meeting (MEETING_END
   assertError(await room("POST", `${b.uid}/join`, null, { email: b.attendees[0].email }), 403, "FORBIDDEN");
   const events = await eventsFor(b.uid);
   assert.deepEqual(events, ["MEETING_STARTED", "MEETING_ENDED"]);
+  // both signed with the subscription's secret: the hex HMAC of the exact body
+  for (const r of received.filter((r) => JSON.parse(r.body).payload.uid === b.uid)) {
+    assert.equal(r.headers.get("x-cal-signature-256"), await hmacSha256Hex("rooms", r.body));
+  }
   const ending = received.map((r) => ({ ...r, json: JSON.parse(r.body) })).find((r) =>
     r.json.payload.uid === b.uid && r.json.triggerEvent === "MEETING_ENDED"
   )!;

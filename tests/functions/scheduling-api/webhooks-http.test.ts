@@ -1,6 +1,6 @@
 // Scheduling webhooks: CRUD (key only; 405 for people), delivery through the outbox to a loopback
 // receiver that verifies X-Cal-Signature-256, the eventTypeId filter, payload templates, lastError
-// and retries, and the intake route's re-emission. These tests take the weeks from 2031-01-06 + 40..46.
+// and retries, and the intake route's re-emission. These tests take the weeks from 2031-01-06 + 40..47.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
@@ -293,6 +293,68 @@ test("intake: a signed external booking event is re-emitted; a bad signature is 
     assert.equal(got[0].headers.get("x-cal-signature-256"), await hmacSha256Hex("re", got[0].body));
   } finally {
     await call("DELETE", `/webhooks/${hook.id}`, key);
+  }
+});
+
+test("intake: every trigger the spec names is re-emitted, each signed (no-show and recording only come this way)", async () => {
+  const triggers = [
+    "BOOKING_CREATED",
+    "BOOKING_RESCHEDULED",
+    "BOOKING_CANCELLED",
+    "BOOKING_REJECTED",
+    "MEETING_STARTED",
+    "MEETING_ENDED",
+    "BOOKING_NO_SHOW_UPDATED",
+    "RECORDING_READY",
+  ];
+  const created = await call("POST", "/webhooks", key, {
+    subscriberUrl: receiver,
+    triggers,
+    eventTypeId: fnv31("partner-call"),
+    secret: "every-trigger",
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  assert.deepEqual(created.body.data.triggers, triggers);
+  try {
+    const secret = await host.ctx.secrets.get(INTAKE_SECRET);
+    const uid = `ext-${crypto.randomUUID()}`;
+    for (const trigger of triggers) {
+      const body = JSON.stringify({
+        triggerEvent: trigger,
+        createdAt: new Date().toISOString(),
+        payload: {
+          type: "partner-call",
+          uid,
+          title: "Partner",
+          startTime: at(47, 1, "10:00"),
+          endTime: at(47, 1, "10:30"),
+          ...(trigger === "RECORDING_READY" ? { downloadLink: "https://partner.example/rec/1" } : {}),
+          ...(trigger === "BOOKING_NO_SHOW_UPDATED"
+            ? { attendees: [{ email: "a@x.test", noShow: true }] }
+            : {}),
+        },
+      });
+      const answer = await call("POST", "/intake", null, body, {
+        "x-cal-signature-256": await hmacSha256Hex(secret, body),
+      });
+      assert.deepEqual(answer.body.data, { accepted: true, triggerEvent: trigger, deliveries: 1 }, trigger);
+    }
+    await deliverAll();
+    const got = payloadsFor(uid);
+    assert.deepEqual(got.map((r) => r.json.triggerEvent).sort(), [...triggers].sort());
+    for (const r of got) {
+      assert.equal(
+        r.headers.get("x-cal-signature-256"),
+        await hmacSha256Hex("every-trigger", r.body),
+        r.json.triggerEvent,
+      );
+      assert.equal(r.json.payload.eventTypeId, fnv31("partner-call"));
+    }
+    const byTrigger = Object.fromEntries(got.map((r) => [r.json.triggerEvent, r.json.payload]));
+    assert.equal(byTrigger.RECORDING_READY.downloadLink, "https://partner.example/rec/1");
+    assert.deepEqual(byTrigger.BOOKING_NO_SHOW_UPDATED.attendees, [{ email: "a@x.test", noShow: true }]);
+  } finally {
+    await call("DELETE", `/webhooks/${created.body.data.id}`, key);
   }
 });
 
