@@ -1,9 +1,20 @@
 // Event types, schedules, away periods and /v2/me over HTTP: fields, filters, addressing, the
-// read-only 405s, and who sees what.
+// read-only 405s, and who sees what; each route answered with the cal-api-version Cal.com asks for.
+// These tests take the week from 2031-01-06 + 70.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
-import { api, assertError, call, host, hostPerson, person } from "./support.ts";
+import {
+  addDays,
+  api,
+  assertError,
+  call,
+  guestBooking,
+  host,
+  hostPerson,
+  monday,
+  person,
+} from "./support.ts";
 
 const key = await host.key("scheduling");
 
@@ -313,6 +324,85 @@ test("cal-api-version is accepted (any value, quoted or not) and never required;
   await pre.body?.cancel();
   assert.equal(pre.headers.get("access-control-allow-origin"), "*");
   assert.match(pre.headers.get("access-control-allow-headers") ?? "", /cal-api-version/i);
+});
+
+test("each route answers the shape of the cal-api-version Cal.com sends it (event types 2024-06-14, slots 2024-09-04, bookings 2024-08-13, schedules 2024-06-11)", async () => {
+  const v = (version: string) => ({ "cal-api-version": version });
+  // event types 2024-06-14: lengthInMinutes and lengthInMinutesOptions (the older shape had length)
+  const types = await call("GET", "/event-types?eventSlug=intro-call", key, undefined, v("2024-06-14"));
+  assert.equal(types.status, 200);
+  assert.equal(types.body.data[0].lengthInMinutes, 15);
+  assert.deepEqual(types.body.data[0].lengthInMinutesOptions, [15, 30]);
+  assert.ok(!("length" in types.body.data[0]));
+  const one = await call("GET", `/event-types/${fnv31("intro-call")}`, key, undefined, v("2024-06-14"));
+  assert.equal(one.body.data.slug, "intro-call");
+
+  // slots 2024-09-04: data keyed by day in the zone, { start } or with format=range { start, end }
+  const day = addDays(monday(70), 1);
+  const slots = await call(
+    "GET",
+    `/slots?eventTypeId=${fnv31("intro-call")}&start=${day}&end=${day}&timeZone=Europe/Berlin&format=range`,
+    key,
+    undefined,
+    v("2024-09-04"),
+  );
+  assert.equal(slots.status, 200, JSON.stringify(slots.body));
+  assert.deepEqual(Object.keys(slots.body.data), [day]);
+  assert.deepEqual(slots.body.data[day][0], {
+    start: `${day}T09:00:00.000+02:00`,
+    end: `${day}T09:15:00.000+02:00`,
+  });
+
+  // bookings 2024-08-13: start, end, attendees, hosts (the older shape had startTime and user)
+  const made = await call(
+    "POST",
+    "/bookings",
+    key,
+    guestBooking(fnv31("intro-call"), `${day}T08:00:00.000Z`),
+    v("2024-08-13"),
+  );
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  assert.equal(made.body.data.start, `${day}T08:00:00.000Z`);
+  assert.equal(made.body.data.end, `${day}T08:15:00.000Z`);
+  assert.equal(made.body.data.hosts[0].username, "ada");
+  assert.ok(!("startTime" in made.body.data));
+  const listed = await call(
+    "GET",
+    `/bookings?bookingUid=${made.body.data.uid}`,
+    key,
+    undefined,
+    v("2024-08-13"),
+  );
+  assert.deepEqual(listed.body.data.map((b: any) => b.uid), [made.body.data.uid]);
+  assert.equal(listed.body.pagination.totalItems, 1);
+  const moved = await call(
+    "POST",
+    `/bookings/${made.body.data.uid}/reschedule`,
+    key,
+    { start: `${day}T09:00:00.000Z` },
+    v("2024-08-13"),
+  );
+  assert.equal(moved.body.data.start, `${day}T09:00:00.000Z`);
+  const cancelled = await call(
+    "POST",
+    `/bookings/${made.body.data.uid}/cancel`,
+    key,
+    { cancellationReason: "versioned" },
+    v("2024-08-13"),
+  );
+  assert.equal(cancelled.status, 200);
+  assert.equal(cancelled.body.data.status, "cancelled");
+
+  // schedules 2024-06-11: availability as weekday names with HH:MM times
+  const schedules = await call("GET", "/schedules", key, undefined, v("2024-06-11"));
+  const adaHours = schedules.body.data.find((s: any) => s.id === fnv31("schedule:ada/Working hours"));
+  assert.deepEqual(adaHours.availability, [{
+    days: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"],
+    startTime: "09:00",
+    endTime: "17:00",
+  }]);
+  const byDefault = await call("GET", "/schedules/default", key, undefined, v("2024-06-11"));
+  assert.equal(byDefault.body.data.isDefault, true);
 });
 
 test("the function's own address answers like the public one; unknown routes are NOT_FOUND in the envelope", async () => {
