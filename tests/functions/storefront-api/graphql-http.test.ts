@@ -446,6 +446,27 @@ test("CORS: preflights allow the clients' headers from any origin; answers carry
   }
   const r = await gql(SHOP, undefined, { headers: { origin: "https://elsewhere.example" } });
   assert.equal(r.headers.get("access-control-allow-origin"), "*");
+  // refusals too: a browser shows a client the status (networkStatusCode) only of an answer it may read
+  const origin = { origin: "https://elsewhere.example" };
+  const refusals = [
+    await gql(SHOP, undefined, { key: null, headers: origin }),
+    await gql(SHOP, undefined, { key: await host.key("delivery"), headers: origin }),
+    await gql("{ shop { nope } }", undefined, { headers: origin }),
+  ];
+  assert.deepEqual(refusals.map((a) => a.status), [401, 403, 200]);
+  for (const refused of refusals) assert.equal(refused.headers.get("access-control-allow-origin"), "*");
+  const notJson = await fetch(endpoint, {
+    method: "POST",
+    headers: {
+      ...origin,
+      "content-type": "application/json",
+      "x-shopify-storefront-access-token": storefrontKey,
+    },
+    body: "{nope",
+  });
+  await notJson.body?.cancel();
+  assert.equal(notJson.status, 400);
+  assert.equal(notJson.headers.get("access-control-allow-origin"), "*");
 
   // every other address of the store answers its preflight alike
   for (

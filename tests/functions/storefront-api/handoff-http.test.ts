@@ -514,6 +514,7 @@ test("the rate limit answers 429 with Retry-After in the store's shape", async (
   }
   assert.ok(limited, "expected a 429 within 90 requests in one second");
   assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+  assert.equal(limited.headers.get("access-control-allow-origin"), "*", "a browser may read the 429");
   const body = await limited.json();
   assert.equal(body.errors[0].extensions.code, "THROTTLED");
   // another visitor with the same public key is not held back
