@@ -322,6 +322,68 @@ test("a paid session: the visitor pays on the local provider's page and comes ba
   }
 });
 
+test("embedded, a paid session pays in a window of its own: the parent page stays and hears bookingSuccessfulV2; a checkout given up on books nothing", async () => {
+  const b = await browser();
+  try {
+    const page = await b.newPage();
+    const email = `embed-payer-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const parentAt = embedding({ month: "2032-06", name: "Embed Payer", email }, "book/deep-dive");
+    await page.goto(parentAt);
+    const frame = page.frameLocator("iframe.cal-embed");
+    await frame.locator("button.day").first().click({ timeout: 20_000 });
+    const time = frame.locator("button.time").first();
+    const start = await time.getAttribute("data-start");
+    await time.click();
+    assert.equal(await frame.locator("#submit").textContent(), "Pay and book");
+    const opened = page.waitForEvent("popup", { timeout: 20_000 });
+    await frame.locator("#submit").click();
+    const checkout = await opened;
+    await checkout.waitForURL(/\/pay\/local\/cs_local_/, { timeout: 20_000 });
+    await frame.locator("#done-title").filter({ hasText: "Complete the payment in the window that opened." })
+      .waitFor({ timeout: 20_000 });
+    const closed = checkout.waitForEvent("close", { timeout: 20_000 });
+    await checkout.locator("button", { hasText: /^Pay/ }).click();
+    await closed; // back on the booker, the checkout window hands over to the frame and closes
+    const made = await heard(page, "bookingSuccessfulV2");
+    assert.equal(page.url(), parentAt, "the embedding page never left");
+    assert.equal(made.status, "PENDING", "deep-dive waits for its host");
+    assert.equal(new Date(made.startTime).getTime(), new Date(start!).getTime());
+    assert.equal(made.paymentRequired, false, "announced once paid");
+    assert.equal(
+      await frame.locator("#done-title").textContent(),
+      "Paid. The host will confirm your booking.",
+    );
+    const [row] = await host.ctx.sql<{ attendee_email: string; payment_session_id: string | null }[]>`
+      select attendee_email, payment_session_id from public.scheduling_bookings where uid = ${made.uid}`;
+    assert.equal(row.attendee_email, email);
+    assert.match(row.payment_session_id ?? "", /^cs_local_/);
+
+    // a second checkout given up on: its window closes, the frame says nothing was booked
+    const again = await b.newPage();
+    const quitter = `quitter-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await again.goto(embedding({ month: "2032-06", name: "Quitter", email: quitter }, "book/deep-dive"));
+    const frame2 = again.frameLocator("iframe.cal-embed");
+    await frame2.locator("button.day").nth(1).click({ timeout: 20_000 });
+    await frame2.locator("button.time").first().click();
+    const opened2 = again.waitForEvent("popup", { timeout: 20_000 });
+    await frame2.locator("#submit").click();
+    const checkout2 = await opened2;
+    await checkout2.waitForURL(/\/pay\/local\//, { timeout: 20_000 });
+    const closed2 = checkout2.waitForEvent("close", { timeout: 20_000 });
+    await checkout2.locator("button", { hasText: "Cancel" }).click();
+    await closed2;
+    await frame2.locator("#notice").filter({ hasText: "The payment was not completed: nothing was booked." })
+      .waitFor({ timeout: 20_000 });
+    const types = await again.evaluate(() => (window as any).calEvents.map((e: any) => e.type));
+    assert.ok(!types.includes("bookingSuccessfulV2"), types.join(","));
+    const [{ n }] = await host.ctx.sql<{ n: number }[]>`
+      select count(*)::int as n from public.scheduling_bookings where attendee_email = ${quitter}`;
+    assert.equal(n, 0);
+  } finally {
+    await b.close();
+  }
+});
+
 test("Cal('modal') with theme=light: the modal shows the light booker, and a click on its backdrop closes it (__closeIframe)", async () => {
   const b = await browser();
   try {

@@ -2,7 +2,8 @@
 // reads its settings from #booker-data, loads open times from the page's own routes, and, when framed
 // by @calcom/embed-core (?embed=<namespace>), speaks its message protocol to the parent window.
 //
-// Screens: pick a time and book (or pay: the checkout returns with ?paid=<session>); after a booking,
+// Screens: pick a time and book (or pay: the checkout returns with ?paid=<session>; embedded, it opens
+// in a window of its own and this frame waits for its outcome); after a booking,
 // or with ?rescheduleUid=<uid> / ?cancelUid=<uid> and the attendee's ?email=, move or cancel it. Each
 // outcome is posted to the parent: bookingSuccessfulV2, rescheduleBookingSuccessfulV2, bookingCancelled.
 (function () {
@@ -341,11 +342,16 @@
       if (r.status === 402 && data.checkout) {
         // no credit yet: pay first; the provider's page sends the visitor back here with ?paid=<session>
         const c = await call("POST", "/checkout", body);
-        if (c.ok && c.data && c.data.url) {
-          (embedded ? window.top : window).location.href = c.data.url;
-          return;
+        if (!(c.ok && c.data && c.data.url)) throw new Error(c.error ? c.error.message : "Checkout failed.");
+        if (embedded) {
+          // the embedding page stays: a provider's checkout refuses to be framed, so it gets a window of
+          // its own, and this frame announces the booking the payment makes (bookingSuccessfulV2)
+          const payment = window.open(c.data.url, "_blank");
+          if (payment) return await awaitPayment(c.data.id, payment);
         }
-        throw new Error(c.error ? c.error.message : "Checkout failed.");
+        // standalone (or the window was blocked): the provider's page takes this one's place
+        (embedded ? window.top : window).location.href = c.data.url;
+        return;
       }
       if (!r.ok) throw new Error(r.error ? r.error.message : "Booking failed.");
       const bookings = Array.isArray(r.data) ? r.data : [r.data];
@@ -425,36 +431,73 @@
     then();
   }
 
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** The payment's state: 404 while the provider's event is on its way; processing while it books. */
+  async function paymentState(session) {
+    const r = await call("GET", `/payments/${encodeURIComponent(session)}`);
+    return r.ok ? r.data : null;
+  }
+
+  /** Shows what a settled payment came to, and announces the booking it made. */
+  function paymentSettled(p) {
+    if (p.status === "booked" && p.booking) {
+      const b = p.booking;
+      done(
+        b.status === "pending" ? "Paid. The host will confirm your booking." : "Paid and booked.",
+        [b],
+        b.attendees[0].email,
+      );
+      post("bookingSuccessfulV2", successData([b]));
+    } else if (p.status === "unavailable") {
+      show("pick");
+      $("notice").hidden = false;
+      $("notice").textContent =
+        "Paid, but the time was taken meanwhile. Your payment is kept: choose another time and book it.";
+    } else {
+      show("done");
+      $("done-title").textContent = "Paid, but the booking could not be made. Please contact us.";
+    }
+  }
+
   /** Back from the payment provider with ?paid=<session>: wait for the booking the payment makes. */
   async function paidReturn(session) {
     show("done");
     $("done-title").textContent = "Confirming your payment…";
     for (let i = 0; i < 60; i++) {
-      const r = await call("GET", `/payments/${encodeURIComponent(session)}`);
-      // 404 while the provider's event is on its way; processing while the booking is being made
-      if (r.ok && r.data.status !== "processing") {
-        const p = r.data;
-        if (p.status === "booked" && p.booking) {
-          const b = p.booking;
-          done(
-            b.status === "pending" ? "Paid. The host will confirm your booking." : "Paid and booked.",
-            [b],
-            b.attendees[0].email,
-          );
-          post("bookingSuccessfulV2", successData([b]));
-        } else if (p.status === "unavailable") {
-          show("pick");
-          $("notice").hidden = false;
-          $("notice").textContent =
-            "Paid, but the time was taken meanwhile. Your payment is kept: choose another time and book it.";
-        } else {
-          $("done-title").textContent = "Paid, but the booking could not be made. Please contact us.";
-        }
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      const p = await paymentState(session);
+      if (p && p.status !== "processing") return paymentSettled(p);
+      await pause(500);
     }
     $("done-title").textContent = "The payment has not been confirmed yet. Reload this page in a moment.";
+  }
+
+  /**
+   * Embedded: the checkout runs in the window `payment`; this frame waits for its outcome. Once that
+   * window is closed, one more answer decides (the status route asks the provider itself when its
+   * event has not come): a payment that never happened booked nothing.
+   */
+  async function awaitPayment(session, payment) {
+    show("done");
+    $("done-title").textContent = "Complete the payment in the window that opened.";
+    $("done-when").textContent = $("done-note").textContent = "";
+    $("done-actions").hidden = true;
+    for (let settling = 0; settling < 20;) {
+      const closed = payment.closed;
+      const p = await paymentState(session);
+      if (p && p.status !== "processing") {
+        if (!payment.closed) payment.close();
+        return paymentSettled(p);
+      }
+      if (closed) {
+        if (!p) break;
+        settling++; // closed while the booking is being made: give it a moment
+      }
+      await pause(closed ? 500 : 1500);
+    }
+    show("pick");
+    $("notice").hidden = false;
+    $("notice").textContent = "The payment was not completed: nothing was booked.";
   }
 
   $("prev").onclick = () => {
@@ -488,6 +531,9 @@
     new ResizeObserver(() => sizeChanged(false)).observe(document.querySelector("main"));
   }
   loadMonth();
+  // the checkout window an embedded booker opened comes back here: its frame takes it from there
+  const checkoutWindow = !embedded && window.opener && (params.has("paid") || params.has("checkout"));
+  if (checkoutWindow) window.close();
   if (params.get("paid")) paidReturn(params.get("paid"));
   else if (params.get("rescheduleUid")) openManaged(params.get("rescheduleUid"), toReschedule);
   else if (params.get("cancelUid")) openManaged(params.get("cancelUid"), toCancel);
