@@ -2,7 +2,7 @@
 // catalogue stamp makes them types at once) and removed after it. Paid types a checkout must refuse,
 // a mandatory round-robin host, assignAllTeamMembers, a range booking window, a time-based confirmation
 // policy, and count limits per month and year. Serial: the records change every caller's catalogue.
-// These tests take the weeks from 2031-01-06 + 128..136 and 160.
+// These tests take the weeks from 2031-01-06 + 128..137 and 160.
 import assert from "node:assert/strict";
 import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
 import { test } from "../helpers/test.ts";
@@ -484,5 +484,56 @@ test("every field of the event type comes from the session record: one with ever
       bookingWindow: null,
       _links: { book: `${host.baseUrl}/book/t-no-options` },
     });
+  });
+});
+
+test("a paid checkout carries the booking's answers: fields, notes, guests and metadata reach the booking it makes", async () => {
+  await withSessions([{
+    slug: "t-paid-form",
+    price: 25,
+    host: "ada",
+    options: { form: [{ slug: "company", type: "text", label: "Company", required: true }] },
+  }], async () => {
+    const email = `form-buyer-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const order = (extra: Record<string, unknown>) =>
+      call("POST", `${host.baseUrl}/book/t-paid-form/checkout`, null, {
+        start: at(137, 1, "08:00"),
+        attendee: { name: "Form Buyer", email, timeZone: "Europe/Berlin" },
+        ...extra,
+      });
+    assertError(await order({}), 400, "BAD_REQUEST"); // the required field, as a direct booking asks
+    assertError(
+      await order({ bookingFieldsResponses: { company: "x".repeat(600) } }),
+      400,
+      "BAD_REQUEST",
+    );
+    assert.equal(await sessionsOf(email), 0, "nothing was put up for payment");
+    const opened = await order({
+      bookingFieldsResponses: { company: "Acme", notes: "Bring the numbers" },
+      guests: ["colleague@example.com"],
+      metadata: { campaign: "spring" },
+    });
+    assert.equal(opened.status, 201, JSON.stringify(opened.body));
+    // paid on the local provider's page: its event reaches the webhook route, which books
+    const paid = await fetch(`${host.baseUrl}/pay/local/${opened.body.data.id}/pay`, {
+      method: "POST",
+      body: new URLSearchParams({ email }),
+      redirect: "manual",
+    });
+    await paid.body?.cancel();
+    assert.match(paid.headers.get("location") ?? "", /\?paid=cs_local_/);
+    const state = await call("GET", `/payments/${opened.body.data.id}`, null);
+    assert.equal(state.body.data.status, "booked", JSON.stringify(state.body));
+    const booking = state.body.data.booking;
+    assert.equal(booking.attendees[0].name, "Form Buyer");
+    assert.deepEqual(booking.bookingFieldsResponses, {
+      name: "Form Buyer",
+      email,
+      notes: "Bring the numbers",
+      company: "Acme",
+    });
+    assert.equal(booking.description, "Bring the numbers");
+    assert.deepEqual(booking.guests, ["colleague@example.com"]);
+    assert.equal(booking.metadata.campaign, "spring");
   });
 });

@@ -61,14 +61,50 @@ export async function startCheckout(
       eventTypeSlug: type.slug,
       start: new Date(input.start).toISOString(),
       lengthInMinutes: String(input.lengthMinutes ?? type.lengths[0]),
-      name: input.attendee.name.slice(0, 500),
       timeZone: input.attendee.timeZone,
       language: input.attendee.language,
       ...(input.attendee.phoneNumber ? { phoneNumber: input.attendee.phoneNumber } : {}),
-      ...(typeof input.responses.notes === "string" ? { notes: input.responses.notes.slice(0, 500) } : {}),
+      ...carriedAnswers(input),
     },
   });
   return { id: session.id, url: session.url };
+}
+
+/** Stripe's limit for one metadata value: what the booking needs must fit in it to survive checkout. */
+const METADATA_VALUE_MAX = 500;
+
+/**
+ * The booking's own answers as checkout metadata, so fulfilment books exactly what was asked for: the
+ * name, the notes, the other booking fields' answers, the guests and the caller's metadata. Refused
+ * (400) rather than cut when one does not fit a metadata value.
+ */
+function carriedAnswers(input: CreateInput): Record<string, string> {
+  const { notes, ...fields } = input.responses;
+  const carried: Record<string, string> = {};
+  const carry = (name: string, label: string, value: string) => {
+    if (value.length > METADATA_VALUE_MAX) {
+      throw badRequest(`${label} may be at most ${METADATA_VALUE_MAX} characters for a paid booking.`);
+    }
+    if (value) carried[name] = value;
+  };
+  carry("name", "attendee.name", input.attendee.name);
+  if (typeof notes === "string") carry("notes", "bookingFieldsResponses.notes", notes);
+  if (Object.keys(fields).length) carry("responses", "The booking fields' answers", JSON.stringify(fields));
+  carry("guests", "guests", input.guests.join(","));
+  if (Object.keys(input.metadata).length) {
+    carry("bookingMetadata", "metadata", JSON.stringify(input.metadata));
+  }
+  return carried;
+}
+
+/** A JSON object the checkout carried, or {} (the metadata is ours, but never trusted to parse). */
+function carriedObject(text: string | undefined): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text ?? "{}");
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
 }
 
 export type FulfilmentStatus = store.PaymentRow["status"];
@@ -145,9 +181,13 @@ export async function fulfilCheckout(
         language: m.language || "en",
         ...(m.phoneNumber ? { phoneNumber: m.phoneNumber } : {}),
       },
-      guests: [],
-      metadata: {},
-      responses: m.notes ? { notes: m.notes } : {},
+      guests: (m.guests ?? "").split(",").filter(Boolean),
+      metadata: Object.fromEntries(
+        Object.entries(carriedObject(m.bookingMetadata)).filter((e): e is [string, string] =>
+          typeof e[1] === "string"
+        ),
+      ),
+      responses: { ...carriedObject(m.responses), ...(m.notes ? { notes: m.notes } : {}) },
       paymentSessionId: event.sessionId,
     });
     await store.settlePayment(deps.sql, event.sessionId, "booked", booking.id);
