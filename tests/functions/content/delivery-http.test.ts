@@ -12,7 +12,9 @@ const base = `${host.baseUrl}/api/content/spaces/${host.space}`;
 const env = `${base}/environments/master`;
 
 async function get(path: string, key: string | null = deliveryKey, headers: Record<string, string> = {}) {
-  const res = await fetch(path, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+  const res = await fetch(path, {
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+  });
   const text = await res.text();
   return { res, status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -45,7 +47,9 @@ test("the environment master answers; another environment or space is NotFound w
 test("the /environments/master part may be omitted, and the function address answers too", async () => {
   const a = await get(`${base}/entries?limit=3&order=sys.id`);
   const b = await get(`${env}/entries?limit=3&order=sys.id`);
-  const c = await get(`${host.baseUrl}/functions/v1/content/spaces/${host.space}/entries?limit=3&order=sys.id`);
+  const c = await get(
+    `${host.baseUrl}/functions/v1/content/spaces/${host.space}/entries?limit=3&order=sys.id`,
+  );
   assert.equal(a.status, 200);
   assert.deepEqual(a.body.items.map((i: any) => i.sys.id), b.body.items.map((i: any) => i.sys.id));
   assert.deepEqual(a.body.items.map((i: any) => i.sys.id), c.body.items.map((i: any) => i.sys.id));
@@ -59,7 +63,18 @@ test("an unknown route is NotFound in the content envelope", async () => {
 });
 
 test("out-of-range collection arguments are BadQuery", async () => {
-  for (const q of ["limit=0", "limit=1001", "limit=abc", "skip=-1", "include=11", "include=-1", "locale=xx-XX", "select=fields.a.b.c"]) {
+  for (
+    const q of [
+      "limit=0",
+      "limit=1001",
+      "limit=abc",
+      "skip=-1",
+      "include=11",
+      "include=-1",
+      "locale=xx-XX",
+      "select=fields.a.b.c",
+    ]
+  ) {
     assertError(await get(`${env}/entries?${q}`), 400, "BadQuery");
   }
   assertError(await get(`${env}/entries?fields.title=x`), 400, "BadQuery");
@@ -74,7 +89,11 @@ test("an unknown content type is InvalidQuery naming unknownContentType", async 
 
 test("[near] and [within] are InvalidQuery: the site has no location fields", async () => {
   assertError(await get(`${env}/entries?content_type=article&fields.title[near]=1,2`), 400, "InvalidQuery");
-  assertError(await get(`${env}/entries?content_type=article&fields.title[within]=1,2,3,4`), 400, "InvalidQuery");
+  assertError(
+    await get(`${env}/entries?content_type=article&fields.title[within]=1,2,3,4`),
+    400,
+    "InvalidQuery",
+  );
   assertError(await get(`${env}/entries?content_type=article&fields.title[bogus]=1`), 400, "InvalidQuery");
 });
 
@@ -86,8 +105,16 @@ test("a sync token the service did not issue is BadQuery", async () => {
 
 test("auth matrix: no key (public delivery), revoked key, key of another kind, right key", async () => {
   assert.equal((await get(`${env}/entries?limit=1`, null)).status, 200);
-  assertError(await get(`${env}/entries?limit=1`, await host.revokedKey("delivery")), 401, "AccessTokenInvalid");
-  assertError(await get(`${env}/entries?limit=1`, "pk_delivery_00000000000000000000000000000000"), 401, "AccessTokenInvalid");
+  assertError(
+    await get(`${env}/entries?limit=1`, await host.revokedKey("delivery")),
+    401,
+    "AccessTokenInvalid",
+  );
+  assertError(
+    await get(`${env}/entries?limit=1`, "pk_delivery_00000000000000000000000000000000"),
+    401,
+    "AccessTokenInvalid",
+  );
   assertError(await get(`${env}/entries?limit=1`, await host.key("forms")), 403, "AccessDenied");
   assertError(await get(`${env}/entries?limit=1`, await host.key("storefront")), 403, "AccessDenied");
   assert.equal((await get(`${env}/entries?limit=1`, deliveryKey)).status, 200);
@@ -103,7 +130,10 @@ test("the key may also come as access_token in the query", async () => {
 test("answers carry the media type, ETag, Cache-Control, request id and rate-limit headers", async () => {
   const { res, body } = await get(`${env}/entries?content_type=book&limit=2`);
   assert.equal(res.headers.get("content-type"), "application/vnd.contentful.delivery.v1+json");
-  assert.equal(res.headers.get("cache-control"), "public, max-age=60, s-maxage=300, stale-while-revalidate=600");
+  assert.equal(
+    res.headers.get("cache-control"),
+    "public, max-age=60, s-maxage=300, stale-while-revalidate=600",
+  );
   assert.match(res.headers.get("x-contentful-request-id") ?? "", /^[0-9a-f]{32}$/);
   assert.equal(res.headers.get("x-contentful-ratelimit-hour-limit"), "36000");
   assert.equal(res.headers.get("x-contentful-ratelimit-second-limit"), "78");
@@ -111,7 +141,9 @@ test("answers carry the media type, ETag, Cache-Control, request id and rate-lim
   assert.equal(res.headers.get("access-control-allow-origin"), "*");
   const etag = res.headers.get("etag")!;
   assert.ok(etag);
-  const again = await fetch(`${env}/entries?content_type=book&limit=2`, { headers: { authorization: `Bearer ${deliveryKey}`, "if-none-match": etag } });
+  const again = await fetch(`${env}/entries?content_type=book&limit=2`, {
+    headers: { authorization: `Bearer ${deliveryKey}`, "if-none-match": etag },
+  });
   assert.equal(again.status, 304);
   assert.equal(await again.text(), "");
   assert.equal(body.sys.type, "Array");
@@ -125,7 +157,9 @@ test("errors carry the request id they name and the rate-limit headers", async (
 
 test("the ETag differs between delivery and preview keys for the same address", async () => {
   const a = await fetch(`${env}/content_types`, { headers: { authorization: `Bearer ${deliveryKey}` } });
-  const b = await fetch(`${env}/content_types`, { headers: { authorization: `Bearer ${await host.key("preview")}` } });
+  const b = await fetch(`${env}/content_types`, {
+    headers: { authorization: `Bearer ${await host.key("preview")}` },
+  });
   await a.body?.cancel();
   await b.body?.cancel();
   assert.notEqual(a.headers.get("etag"), b.headers.get("etag"));
@@ -134,7 +168,11 @@ test("the ETag differs between delivery and preview keys for the same address", 
 test("a CORS preflight lists Authorization and the vendor headers", async () => {
   const res = await fetch(`${env}/entries`, {
     method: "OPTIONS",
-    headers: { origin: "https://example.org", "access-control-request-method": "GET", "access-control-request-headers": "authorization,x-contentful-user-agent" },
+    headers: {
+      origin: "https://example.org",
+      "access-control-request-method": "GET",
+      "access-control-request-headers": "authorization,x-contentful-user-agent",
+    },
   });
   await res.body?.cancel();
   assert.ok(res.status === 204 || res.status === 200);
@@ -145,7 +183,10 @@ test("a CORS preflight lists Authorization and the vendor headers", async () => 
 });
 
 test("HEAD answers like GET without a body", async () => {
-  const res = await fetch(`${env}/entries?limit=1`, { method: "HEAD", headers: { authorization: `Bearer ${deliveryKey}` } });
+  const res = await fetch(`${env}/entries?limit=1`, {
+    method: "HEAD",
+    headers: { authorization: `Bearer ${deliveryKey}` },
+  });
   assert.equal(res.status, 200);
   assert.equal(await res.text(), "");
   assert.ok(res.headers.get("etag"));
@@ -153,10 +194,18 @@ test("HEAD answers like GET without a body", async () => {
 
 test("in git mode every write answers BadRequest 405 with the reason, never a 5xx", async () => {
   const management = await host.key("management");
-  for (const [method, path] of [["POST", "/entries"], ["PUT", "/entries/article.hello"], ["DELETE", "/entries/article.hello"], ["PUT", "/entries/article.hello/published"]]) {
+  for (
+    const [method, path] of [["POST", "/entries"], ["PUT", "/entries/article.hello"], [
+      "DELETE",
+      "/entries/article.hello",
+    ], ["PUT", "/entries/article.hello/published"]]
+  ) {
     const res = await fetch(`${env}${path}`, {
       method,
-      headers: { authorization: `Bearer ${management}`, "content-type": "application/vnd.contentful.management.v1+json" },
+      headers: {
+        authorization: `Bearer ${management}`,
+        "content-type": "application/vnd.contentful.management.v1+json",
+      },
       body: method === "DELETE" ? undefined : "{",
     });
     const body = await res.json();
@@ -170,9 +219,12 @@ test("the per-second limit answers 429 RateLimitExceeded with a reset in seconds
   const key = await host.key("delivery");
   let limited: Response | undefined;
   for (let round = 0; round < 5 && !limited; round++) {
-    const answers = await Promise.all(Array.from({ length: 90 }, () =>
-      fetch(`${env}/locales`, { headers: { authorization: `Bearer ${key}` } })
-    ));
+    const answers = await Promise.all(
+      Array.from(
+        { length: 90 },
+        () => fetch(`${env}/locales`, { headers: { authorization: `Bearer ${key}` } }),
+      ),
+    );
     for (const r of answers) {
       if (r.status === 429 && !limited) limited = r;
       else await r.body?.cancel();
@@ -187,7 +239,13 @@ test("the per-second limit answers 429 RateLimitExceeded with a reset in seconds
 
 test("NotFound for an entry, an asset or a content type names what was not found", async () => {
   const key = await host.key("delivery");
-  for (const [path, type, id] of [["entries", "Entry", "no.such.entry"], ["assets", "Asset", "nosuchasset"], ["content_types", "ContentType", "nosuchtype"]]) {
+  for (
+    const [path, type, id] of [["entries", "Entry", "no.such.entry"], ["assets", "Asset", "nosuchasset"], [
+      "content_types",
+      "ContentType",
+      "nosuchtype",
+    ]]
+  ) {
     const r = await get(`${env}/${path}/${id}`, key);
     assertError(r, 404, "NotFound");
     assert.deepEqual(r.body.details, { type, id }, path);
@@ -196,22 +254,31 @@ test("NotFound for an entry, an asset or a content type names what was not found
 
 test("a NUL in the path is NotFound and in the query BadQuery, at every REST door, never a 5xx", async () => {
   const key = await host.key("delivery");
-  for (const path of [`${env}/entries/%00`, `${env}/assets/a%00b`, `${env}/content_types/%00`, `${base}/entries/x%00`]) {
+  for (
+    const path of [
+      `${env}/entries/%00`,
+      `${env}/assets/a%00b`,
+      `${env}/content_types/%00`,
+      `${base}/entries/x%00`,
+    ]
+  ) {
     assertError(await get(path, key), 404, "NotFound");
   }
   const media = await get(`${host.baseUrl}/api/media/${host.space}/%00/x/y.png`, null);
   assertError(media, 404, "NotFound");
-  for (const query of [
-    "entries?query=%00",
-    "entries?sys.id=%00",
-    "entries?content_type=article&fields.title=a%00b",
-    "entries?links_to_entry=%00",
-    "entries?links_to_asset=%00",
-    "entries?%00=1",
-    "assets?fields.title=%00",
-    "assets?query=%00",
-    "sync?initial=true&type=%00",
-  ]) {
+  for (
+    const query of [
+      "entries?query=%00",
+      "entries?sys.id=%00",
+      "entries?content_type=article&fields.title=a%00b",
+      "entries?links_to_entry=%00",
+      "entries?links_to_asset=%00",
+      "entries?%00=1",
+      "assets?fields.title=%00",
+      "assets?query=%00",
+      "sync?initial=true&type=%00",
+    ]
+  ) {
     assertError(await get(`${env}/${query}`, key), 400, "BadQuery");
   }
   assertError(await get(`${host.baseUrl}/api/media/${host.space}/x/y/z.png?w=%00`, null), 400, "BadQuery");
@@ -219,48 +286,94 @@ test("a NUL in the path is NotFound and in the query BadQuery, at every REST doo
 
 test("a number filter takes a decimal number only: blank, hex, Infinity or an empty list item is BadQuery", async () => {
   const key = await host.key("delivery");
-  for (const query of [
-    "sys.revision[gt]=",
-    "sys.revision= ",
-    "content_type=article&fields.rating=",
-    "content_type=article&fields.rating=%20",
-    "content_type=article&fields.readingTime[in]=",
-    "content_type=article&fields.readingTime[in]=1,,2",
-    "content_type=article&fields.readingTime[nin]=1,",
-    "content_type=article&fields.rating=0x10",
-    "content_type=article&fields.rating=Infinity",
-    "content_type=article&fields.rating=NaN",
-    "content_type=article&fields.rating[lt]=1e999",
-    `content_type=article&fields.rating=0.${"0".repeat(100)}1`,
-  ]) {
+  for (
+    const query of [
+      "sys.revision[gt]=",
+      "sys.revision= ",
+      "content_type=article&fields.rating=",
+      "content_type=article&fields.rating=%20",
+      "content_type=article&fields.readingTime[in]=",
+      "content_type=article&fields.readingTime[in]=1,,2",
+      "content_type=article&fields.readingTime[nin]=1,",
+      "content_type=article&fields.rating=0x10",
+      "content_type=article&fields.rating=Infinity",
+      "content_type=article&fields.rating=NaN",
+      "content_type=article&fields.rating[lt]=1e999",
+      `content_type=article&fields.rating=0.${"0".repeat(100)}1`,
+    ]
+  ) {
     assertError(await get(`${env}/entries?${query}`, key), 400, "BadQuery");
   }
-  for (const query of ["content_type=article&fields.rating[gte]=4.5", "content_type=article&fields.readingTime[in]=3,%204", "sys.revision[gte]=1e0"]) {
+  for (
+    const query of [
+      "content_type=article&fields.rating[gte]=4.5",
+      "content_type=article&fields.readingTime[in]=3,%204",
+      "sys.revision[gte]=1e0",
+    ]
+  ) {
     assert.equal((await get(`${env}/entries?${query}`, key)).status, 200, query);
   }
 });
 
 test("a date filter takes a real ISO 8601 date or instant in years 0001 to 9999; anything else is BadQuery", async () => {
   const key = await host.key("delivery");
-  for (const value of ["1", "March%207", "2024-02-30", "2023-02-29", "2024-13-01", "2024-03-01T25:00", "0000-12-31", "10000-01-01", "2024-3-1", "", "yesterday"]) {
+  for (
+    const value of [
+      "1",
+      "March%207",
+      "2024-02-30",
+      "2023-02-29",
+      "2024-13-01",
+      "2024-03-01T25:00",
+      "0000-12-31",
+      "10000-01-01",
+      "2024-3-1",
+      "",
+      "yesterday",
+    ]
+  ) {
     for (const name of ["sys.createdAt[gte]", "sys.updatedAt[lt]"]) {
       assertError(await get(`${env}/entries?${name}=${value}`, key), 400, "BadQuery");
     }
-    assertError(await get(`${env}/entries?content_type=article&fields.date[gt]=${value}`, key), 400, "BadQuery");
+    assertError(
+      await get(`${env}/entries?content_type=article&fields.date[gt]=${value}`, key),
+      400,
+      "BadQuery",
+    );
     assertError(await get(`${env}/assets?sys.createdAt[gt]=${value}`, key), 400, "BadQuery");
   }
-  for (const value of ["2024-02-29", "2024-03-01T10:00:00Z", "2024-03-01T10:00:00.5%2B01:00", "0001-01-01", "9999-12-31"]) {
+  for (
+    const value of [
+      "2024-02-29",
+      "2024-03-01T10:00:00Z",
+      "2024-03-01T10:00:00.5%2B01:00",
+      "0001-01-01",
+      "9999-12-31",
+    ]
+  ) {
     assert.equal((await get(`${env}/entries?sys.createdAt[gte]=${value}`, key)).status, 200, value);
   }
 });
 
 test("auth matrix: revoked preview key, scheduling and support keys, management keys with and without the management media type", async () => {
   const management = { "content-type": "application/vnd.contentful.management.v1+json" };
-  assertError(await get(`${env}/entries?limit=1`, await host.revokedKey("preview")), 401, "AccessTokenInvalid");
+  assertError(
+    await get(`${env}/entries?limit=1`, await host.revokedKey("preview")),
+    401,
+    "AccessTokenInvalid",
+  );
   assertError(await get(`${env}/entries?limit=1`, await host.key("scheduling")), 403, "AccessDenied");
   assertError(await get(`${env}/entries?limit=1`, await host.key("support")), 403, "AccessDenied");
-  assertError(await get(`${env}/entries?limit=1`, await host.key("preview"), management), 403, "AccessDenied");
-  assertError(await get(`${env}/entries?limit=1`, await host.key("delivery"), management), 403, "AccessDenied");
+  assertError(
+    await get(`${env}/entries?limit=1`, await host.key("preview"), management),
+    403,
+    "AccessDenied",
+  );
+  assertError(
+    await get(`${env}/entries?limit=1`, await host.key("delivery"), management),
+    403,
+    "AccessDenied",
+  );
   assertError(await get(`${env}/entries?limit=1`, null, management), 401, "AccessTokenInvalid");
   // a management key without the management media type reads what delivery serves, gated bodies too
   const managementKey = await host.key("management");
@@ -286,16 +399,23 @@ test("a key in use is refused as soon as it is revoked", async () => {
 test("last_used_at is set by a key's first request and touched at most once a minute", async () => {
   const { key, id } = await createKey(host.ctx.sql, { name: "last used", kind: "delivery" });
   const lastUsed = async () =>
-    (await host.ctx.sql<{ at: Date | null }[]>`select last_used_at as at from public.api_keys where id = ${id}`)[0].at;
+    (await host.ctx.sql<
+      { at: Date | null }[]
+    >`select last_used_at as at from public.api_keys where id = ${id}`)[0].at;
   assert.equal(await lastUsed(), null);
   const before = Date.now();
   assert.equal((await get(`${env}/locales`, key)).status, 200);
   const first = await lastUsed();
   assert.ok(first && first.getTime() >= before - 1000 && first.getTime() <= Date.now() + 1000, String(first));
   assert.equal((await get(`${env}/locales`, key)).status, 200);
-  assert.equal((await lastUsed())?.getTime(), first.getTime(), "a second request within the minute leaves it");
+  assert.equal(
+    (await lastUsed())?.getTime(),
+    first.getTime(),
+    "a second request within the minute leaves it",
+  );
   // a minute later it moves on
-  await host.ctx.sql`update public.api_keys set last_used_at = last_used_at - interval '2 minutes' where id = ${id}`;
+  await host.ctx
+    .sql`update public.api_keys set last_used_at = last_used_at - interval '2 minutes' where id = ${id}`;
   assert.equal((await get(`${env}/locales`, key)).status, 200);
   assert.ok((await lastUsed())!.getTime() > first.getTime() - 60_000);
 });
@@ -318,12 +438,18 @@ test("the hourly limit (36 000) answers 429 with the hour's reset once it is spe
   assert.ok(reset >= 1 && reset <= 3600, String(reset));
   assert.equal(over.res.headers.get("retry-after"), String(reset));
   assert.equal(over.res.headers.get("x-contentful-ratelimit-hour-remaining"), "0");
-  assert.equal((await get(`${env}/locales`, await host.key("delivery"))).status, 200, "other keys are not affected");
+  assert.equal(
+    (await get(`${env}/locales`, await host.key("delivery"))).status,
+    200,
+    "other keys are not affected",
+  );
 });
 
 test("anonymous limits count the socket's address: X-Forwarded-For counts only from proxies the host is told to trust", async () => {
   const counted = async (address: string) =>
-    (await host.ctx.sql`select 1 from public.rate_limit_counters where bucket = ${`content:ip:${address}`} limit 1`).length > 0;
+    (await host.ctx
+      .sql`select 1 from public.rate_limit_counters where bucket = ${`content:ip:${address}`} limit 1`)
+      .length > 0;
   const serve = (trustedProxies: number) => {
     const port = freePort();
     const controller = new AbortController();
@@ -333,7 +459,10 @@ test("anonymous limits count the socket's address: X-Forwarded-For counts only f
       signal: controller.signal,
       onListen: () => {},
     });
-    return { url: `http://127.0.0.1:${port}/api/content/spaces/${host.space}/environments/master/locales`, close: () => (controller.abort(), server.finished) };
+    return {
+      url: `http://127.0.0.1:${port}/api/content/spaces/${host.space}/environments/master/locales`,
+      close: () => (controller.abort(), server.finished),
+    };
   };
   const unique = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${crypto.randomUUID().slice(0, 8)}`;
   const plain = serve(0);
@@ -348,7 +477,9 @@ test("anonymous limits count the socket's address: X-Forwarded-For counts only f
     assert.equal(await counted("127.0.0.1"), true, "the socket's address is");
     // behind one trusted proxy: the entry that proxy appended (the right-most), not the client's own before it
     const [written, appended] = [unique(), unique()];
-    const proxied = await fetch(behindProxy.url, { headers: { "x-forwarded-for": `${written}, ${appended}` } });
+    const proxied = await fetch(behindProxy.url, {
+      headers: { "x-forwarded-for": `${written}, ${appended}` },
+    });
     assert.equal(proxied.status, 200);
     await proxied.body?.cancel();
     assert.equal(await counted(appended), true);
@@ -356,5 +487,58 @@ test("anonymous limits count the socket's address: X-Forwarded-For counts only f
   } finally {
     await plain.close();
     await behindProxy.close();
+  }
+});
+
+test("every read route answers the auth matrix alike: no key, revoked, unknown, other kind, delivery, preview, management", async () => {
+  const [{ id: assetId }] = await host.ctx.sql<{ id: string }[]>`
+    select id from public.content_assets where published order by id limit 1`;
+  const routes = [
+    `${base}/`,
+    env,
+    `${env}/entries?limit=1`,
+    `${env}/entries/article.hello`,
+    `${env}/assets?limit=1`,
+    `${env}/assets/${assetId}`,
+    `${env}/content_types`,
+    `${env}/content_types/article`,
+    `${env}/locales`,
+    `${env}/sync?initial=true&type=Asset`,
+    `${base}/entries?limit=1`,
+    `${base}/sync?initial=true&type=Asset`,
+  ];
+  // anonymous calls count against an address: this test's own, so parallel test files keep theirs
+  const own = {
+    "x-forwarded-for": `203.0.113.${Math.floor(Math.random() * 250) + 1}-${crypto.randomUUID()}`,
+  };
+  const management = { ...own, "content-type": "application/vnd.contentful.management.v1+json" };
+  const keys = {
+    revoked: await host.revokedKey("delivery"),
+    revokedManagement: await host.revokedKey("management"),
+    forms: await host.key("forms"),
+    storefront: await host.key("storefront"),
+    preview: await host.key("preview"),
+    management: await host.key("management"),
+  };
+  for (const route of routes) {
+    assert.equal((await get(route, null, own)).status, 200, `no key on public delivery: ${route}`);
+    assertError(await get(route, null, management), 401, "AccessTokenInvalid");
+    for (
+      const key of [
+        keys.revoked,
+        keys.revokedManagement,
+        "pk_delivery_00000000000000000000000000000000",
+        "junk",
+      ]
+    ) {
+      assertError(await get(route, key), 401, "AccessTokenInvalid");
+    }
+    for (const key of [keys.forms, keys.storefront]) assertError(await get(route, key), 403, "AccessDenied");
+    for (const key of [deliveryKey, keys.preview]) {
+      assert.equal((await get(route, key)).status, 200, route);
+      assertError(await get(route, key, management), 403, "AccessDenied");
+    }
+    assert.equal((await get(route, keys.management)).status, 200, route);
+    assert.equal((await get(route, keys.management, management)).status, 200, route);
   }
 });
