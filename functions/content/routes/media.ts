@@ -117,7 +117,11 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
     const transformed = hasImageTransform(parsed.params) && asset.content_type.startsWith("image/");
     const variant = transformed ? imageCacheKey(parsed.params) : "original";
     const etag = `"${asset.content_hash}-${(await sha256Hex(variant)).slice(0, 16)}"`;
-    const headers = { "Cache-Control": IMAGE_CACHE_CONTROL, "ETag": etag };
+    const headers = {
+      "Cache-Control": IMAGE_CACHE_CONTROL,
+      "ETag": etag,
+      ...contentGuard(asset.content_type),
+    };
     if (matchesEtag(c.req.header("if-none-match"), etag)) return new Response(null, { status: 304, headers });
 
     if (!transformed) {
@@ -144,6 +148,18 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
       headers: { ...headers, "Content-Type": result.contentType, "X-Image-Cache": "miss" },
     });
   };
+}
+
+/**
+ * The library is served from the site's own origin: a file a browser would run as a page (HTML, SVG, XML)
+ * is sandboxed, so an uploaded one cannot act as the site (read its storage, call its APIs as the visitor).
+ * Pictures, sound, video, PDF and plain text are left as they are; no type is ever sniffed.
+ */
+function contentGuard(contentType: string): Record<string, string> {
+  const inert = /^(image\/(?!svg)|audio\/|video\/|application\/pdf$|text\/plain\b)/i.test(contentType);
+  return inert
+    ? { "X-Content-Type-Options": "nosniff" }
+    : { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox" };
 }
 
 /** Runs the tasks given to it at most `atOnce` at a time, the others in the order they came. */

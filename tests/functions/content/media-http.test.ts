@@ -372,3 +372,42 @@ test("a process computes only a few transforms at once; the others wait their tu
   await Promise.all(answers.map((r) => r.body?.cancel()));
   assert.equal(most, 2);
 });
+
+test("a library file a browser would run as a page (HTML, SVG) is sandboxed; pictures and PDFs are not, and nothing is sniffed", async () => {
+  const made: string[] = [];
+  const place = async (fileName: string, contentType: string, text: string) => {
+    const id = `guardprobe${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const bytes = new TextEncoder().encode(text);
+    await sql`insert into public.storage_objects (bucket, key, content_type, size, bytes)
+      values ('media', ${`media/${id}/${fileName}`}, ${contentType}, ${bytes.length}, ${bytes})`;
+    await sql`insert into public.content_assets (id, path, file_name, content_type, size, content_hash, storage_key)
+      values (${id}, ${`media/${id}/${fileName}`}, ${fileName}, ${contentType}, ${bytes.length}, ${id}, ${`media/${id}/${fileName}`})`;
+    made.push(id);
+    return `${host.baseUrl}/api/media/${host.space}/${id}/${id}/${fileName}`;
+  };
+  try {
+    const page = "<script>fetch('/api/content/spaces/demo/entries')</script>";
+    for (
+      const url of [
+        await place("page.html", "text/html", page),
+        await place("drawing.svg", "image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg">${page}</svg>`),
+      ]
+    ) {
+      const res = await fetch(url);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("content-security-policy"), "sandbox", url);
+      assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+      await res.body?.cancel();
+    }
+    for (const contentType of ["image/jpeg", "application/pdf"]) {
+      const res = await fetch((await assetPath(contentType)).url);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("content-security-policy"), null, contentType);
+      assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+      await res.body?.cancel();
+    }
+  } finally {
+    await sql`delete from public.content_assets where id = any(${made}::text[])`;
+    await sql`delete from public.storage_objects where bucket = 'media' and key like 'media/guardprobe%'`;
+  }
+});
