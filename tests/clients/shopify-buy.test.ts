@@ -133,6 +133,17 @@ test("collection.fetchAllWithProducts, fetchWithProducts, fetchByHandle", async 
   assert.deepEqual(byHandle.products.map((p: any) => p.handle), ["tee"]);
 });
 
+test("a client built with language (Accept-Language) reads the site's translations; without it the default language", async () => {
+  const german = (Client as any).buildClient(
+    { domain: host.host, storefrontAccessToken: key, language: "de-DE" },
+    overHttp,
+  );
+  const tee = await german.product.fetchByHandle("tee");
+  assert.equal(tee.title, "Sitewire T-Shirt");
+  assert.equal(tee.description, "Auf Bio-Baumwolle gedruckt.");
+  assert.equal((await client.product.fetchByHandle("tee")).title, "Sitewire Tee");
+});
+
 test("shop.fetchInfo and fetchPolicies", async () => {
   const shop = await client.shop.fetchInfo();
   assert.equal(shop.name, "Sitewire Demo");

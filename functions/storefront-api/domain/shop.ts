@@ -1,5 +1,5 @@
 // The shop: the site's name and the storefront record's currency, shipping countries, tagline and
-// policies. Also the locale chain a request reads localized fields in (@inContext(language:)).
+// policies. Also the locale chain a request reads localized fields in (@inContext(language:), else Accept-Language).
 import { defaultLocale, localeChain, type SiteSettings } from "../../../shared/site.ts";
 import { fieldValue, type RecordRow } from "./catalog.ts";
 
@@ -57,6 +57,26 @@ export function requestLocales(site: SiteSettings, language?: string | null): st
   const match = site.locales.find((l) => l.code.toLowerCase() === wanted) ??
     site.locales.find((l) => l.code.toLowerCase().split("-")[0] === wanted.split("-")[0]);
   return localeChain(site, match?.code ?? fallback);
+}
+
+/**
+ * The language of an Accept-Language header the site has a locale for, by the header's preference
+ * (shopify-buy sends its `language` option there, `*` when none is set); undefined when none matches.
+ * @inContext(language:) wins over it.
+ */
+export function acceptedLanguage(site: SiteSettings, header: string | null | undefined): string | undefined {
+  const tags = (header ?? "").split(",").map((part, index) => {
+    const [tag, ...params] = part.trim().split(";");
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q), index };
+  }).filter((t) => t.tag && t.tag !== "*" && t.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  const has = (tag: string) =>
+    site.locales.some((l) => {
+      const code = l.code.toLowerCase();
+      return code === tag || code.split("-")[0] === tag.split("-")[0];
+    });
+  return tags.find((t) => has(t.tag))?.tag;
 }
 
 /** The LanguageCode of a locale code (de-DE -> DE, pt-BR -> PT_BR when that is a code, else PT). */

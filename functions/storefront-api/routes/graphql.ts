@@ -7,7 +7,7 @@ import type { StoreEnv } from "../access.ts";
 import { badRequest, bodyText, json, MAX_BODY_BYTES, StoreError, tooLarge } from "../envelope.ts";
 import { createStoreContext } from "../graphql/context.ts";
 import { type GraphQLRequest, inContextOf, prepare, run } from "../graphql/execute.ts";
-import { requestLocales } from "../domain/shop.ts";
+import { acceptedLanguage, requestLocales } from "../domain/shop.ts";
 
 async function readRequest(c: Context<StoreEnv>): Promise<GraphQLRequest> {
   if (c.req.method === "GET") {
@@ -78,7 +78,10 @@ export function graphqlHandler(ctx: FunctionContext) {
       site,
       publicUrl: ctx.config.publicUrl,
       keyId: c.get("keyId"),
-      locales: requestLocales(site, context.language),
+      locales: requestLocales(
+        site,
+        context.language ?? acceptedLanguage(site, c.req.header("accept-language")),
+      ),
       country: context.country ?? null,
     });
     return json(await run(prepared.document, request, store));

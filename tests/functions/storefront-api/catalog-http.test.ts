@@ -552,6 +552,26 @@ test("localization and @inContext: the site's languages and ships-to countries; 
   assert.equal(fr.productByHandle.title, "Sitewire Tee");
 });
 
+test("Accept-Language picks the language where no @inContext(language:) does (shopify-buy's language option); * and languages the site lacks answer the default", async () => {
+  const q = `{ productByHandle(handle: "tee") { title } localization { language { isoCode } } }`;
+  const titleIn = async (acceptLanguage: string, query = q) => {
+    const r = await gql(query, undefined, { headers: { "accept-language": acceptLanguage } });
+    assert.equal(r.status, 200);
+    return [r.body.data.productByHandle.title, r.body.data.localization.language.isoCode];
+  };
+  assert.deepEqual(await titleIn("de-DE"), ["Sitewire T-Shirt", "DE"]);
+  assert.deepEqual(await titleIn("fr-FR, de;q=0.8, en;q=0.5"), ["Sitewire T-Shirt", "DE"]);
+  assert.deepEqual(await titleIn("en;q=0.4, de;q=0.9"), ["Sitewire T-Shirt", "DE"]);
+  assert.deepEqual(await titleIn("*"), ["Sitewire Tee", "EN"]);
+  assert.deepEqual(await titleIn("fr-FR"), ["Sitewire Tee", "EN"]);
+  assert.deepEqual(await titleIn("de;q=0"), ["Sitewire Tee", "EN"]);
+  assert.deepEqual(
+    await titleIn("de-DE", `query @inContext(language: EN) ${q}`),
+    ["Sitewire Tee", "EN"],
+    "@inContext wins",
+  );
+});
+
 test("productTags and productTypes list what the catalog holds", async () => {
   const d = await data(
     `{ productTags(first: 50) { edges { node } } productTypes(first: 10) { edges { node } } }`,
