@@ -78,6 +78,7 @@ await runCli(async () => {
       modeOverride: config.siteModeOverride,
       onProgress: (message: string) => console.log(`  ${message}`),
     });
+    for (const warning of counts.warnings) console.log(`  warning: ${warning}`);
     if (counts.warnings.length) console.log(`imported with ${counts.warnings.length} warning(s)`);
   }
   const [site] = await sql<{ slug: string; mode: string; config: { api?: { space?: string } } }[]>`

@@ -92,6 +92,11 @@ test("task dev: banner, dev.json with a working key per kind and a JWT per role,
     );
     assert.match(
       banner,
+      /warning: records\/articles\/broken-links\.md: links to article\.does-not-exist/,
+      "the import's warnings are shown, not only counted",
+    );
+    assert.match(
+      banner,
       new RegExp(`Listening on\\s+127\\.0\\.0\\.1:${ports.port}`),
       "loopback unless HOST says otherwise",
     );
