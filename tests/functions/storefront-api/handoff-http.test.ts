@@ -326,6 +326,52 @@ test("the sign-in link (intent buy) goes to the site's log in the embedded defau
   assert.equal((await bad.json()).errors[0].extensions.code, "INVALID_EMAIL");
 });
 
+test("on Supabase the sign-in (intent buy) asks Supabase Auth for the magic link back to the site; Supabase failing is 502", async () => {
+  const asked: { url: URL; headers: Headers; body: any }[] = [];
+  let failing = false;
+  const supabase = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    asked.push({ url: new URL(req.url), headers: req.headers, body: await req.json() });
+    return failing
+      ? Response.json({ code: 500, msg: "Error sending magic link" }, { status: 500 })
+      : Response.json({});
+  });
+  try {
+    const lines: string[] = [];
+    const app = createStorefrontApp({
+      ...host.ctx,
+      config: {
+        ...host.ctx.config,
+        supabaseUrl: `http://127.0.0.1:${supabase.addr.port}/`,
+        supabaseServiceRoleKey: "service-role-key",
+      },
+    }, { forward: () => Promise.resolve(undefined), log: (line) => lines.push(line) });
+    const post = (body: unknown) =>
+      app.request(`${base}/sign-in`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const sent = await post({ email: "Buyer@Example.org", intent: "buy", next: "/cart?intent=buy" });
+    assert.equal(sent.status, 202);
+    assert.deepEqual(await sent.json(), { sent: true, intent: "buy" });
+    assert.equal(asked.length, 1);
+    const [otp] = asked;
+    assert.equal(otp.url.pathname, "/auth/v1/otp");
+    assert.equal(otp.url.searchParams.get("redirect_to"), `${base}/cart?intent=buy`);
+    assert.equal(otp.headers.get("apikey"), "service-role-key");
+    assert.equal(otp.headers.get("authorization"), "Bearer service-role-key");
+    assert.deepEqual(otp.body, { email: "buyer@example.org", create_user: true });
+    assert.deepEqual(lines, [], "the link goes by Supabase's mail, not to the log");
+
+    failing = true;
+    const failed = await post({ email: "buyer@example.org", intent: "buy" });
+    assert.equal(failed.status, 502);
+    assert.equal((await failed.json()).errors[0].extensions.code, "SIGN_IN_UNAVAILABLE");
+  } finally {
+    await supabase.shutdown();
+  }
+});
+
 test("the handoff page, the bag and the return page: no chrome, never stored, noindex; bag.js is served", async () => {
   const cart = await createCart({ lines: [{ merchandiseId: variant("MUG-01") }] });
   for (
