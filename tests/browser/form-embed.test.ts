@@ -9,6 +9,7 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.ts";
 import { test } from "../helpers/test.ts";
 import { testHost } from "../helpers/host.ts";
+import { createClient } from "@typeform/api-client";
 import { makeForm } from "../functions/forms-api/support.ts";
 
 const host = await testHost();
@@ -52,7 +53,12 @@ function parentServer(script: string | (() => string)) {
     }
     return new Response(
       `<!doctype html><html><head><title>Parent</title>
-<link rel="stylesheet" href="/css/widget.css"><link rel="stylesheet" href="/css/popup.css"></head>
+${
+        ["widget", "popup", "slider", "popover", "sidetab"].map((c) =>
+          `<link rel="stylesheet" href="/css/${c}.css">`
+        )
+          .join("")
+      }</head>
 <body><h1>Parent page</h1><div id="form" style="width:600px;height:700px"></div>
 <script src="/embed.js"></script>
 <script>
@@ -92,6 +98,18 @@ async function formFrame(page: Page): Promise<Frame> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("no form frame");
+}
+
+/** Waits until the form's iframe has stopped moving in the parent (modals slide or fade in). */
+async function standingStill(page: Page) {
+  let last = "";
+  for (let i = 0; i < 60; i++) {
+    const box = JSON.stringify(await page.locator("iframe").boundingBox());
+    if (box === last && box !== "null") return;
+    last = box;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the form's frame never stood still");
 }
 
 let browser: Browser | undefined;
@@ -240,6 +258,158 @@ test("embedded with createPopup: Escape inside the form closes it and fires onCl
     await context.close();
     await parent.close();
   }
+});
+
+test("createPopup, createSlider, createPopover and createSidetab: the visitor answers and submits, the callbacks fire, Escape closes", async () => {
+  const modes = [
+    ["createPopup", "popup-blank"],
+    ["createSlider", "popup-drawer"],
+    ["createPopover", "popup-popover"],
+    ["createSidetab", "popup-side-panel"],
+  ] as const;
+  const context = await (await launch()).newContext();
+  try {
+    for (const [factory, embedType] of modes) {
+      const slug = await makeForm(host, "modes", FORM, { hidden: ["source"] });
+      const parent = parentServer(
+        `window.embed = window.tf.${factory}(${JSON.stringify(`${host.baseUrl}/to/${slug}`)}, {
+          hidden: { source: ${JSON.stringify(factory)} }, buttonText: "Open the form", ...callbacks });
+        window.embed.open();`,
+      );
+      try {
+        const page = await context.newPage();
+        await page.goto(parent.url);
+        await waitForEvent(page, "ready");
+        const frame = await formFrame(page);
+        assert.equal(new URL(frame.url()).searchParams.get("typeform-embed"), embedType, factory);
+        // the modal slides or fades in: clicks wait until the form stands still in the parent page
+        await standingStill(page);
+        await frame.getByRole("button", { name: "Begin" }).click();
+        await waitForEvent(page, "started");
+        await frame.getByLabel("Your name?").fill("Ada");
+        await frame.getByRole("button", { name: "Continue" }).click();
+        await frame.locator('[data-ref="stars"] input[value="4"]').check();
+        await frame.getByRole("button", { name: "Submit" }).click();
+        await waitForEvent(page, "submit");
+        await frame.getByText("Thanks!").waitFor();
+
+        const seen = await events(page);
+        const responseId = seen.find((e) => e.name === "submit")!.data!.responseId;
+        assert.equal(seen.find((e) => e.name === "started")!.data!.responseId, responseId, factory);
+        assert.deepEqual(
+          seen.filter((e) => e.name === "question").map((e) => e.data!.ref),
+          ["welcome", "name", "stars", "default_tys"],
+          factory,
+        );
+        // each height names the screen it measured: the last one is the ending's
+        await page.waitForFunction(() =>
+          (window as unknown as { events: { name: string; data: { ref?: string } }[] }).events
+            .filter((e) => e.name === "height").at(-1)?.data.ref === "default_tys"
+        );
+        const [row] = await host.ctx
+          .sql`select submitted_at, hidden, answers from public.form_responses where token = ${responseId as string}`;
+        assert.ok(row?.submitted_at, factory);
+        assert.deepEqual(row.hidden, { source: factory }, "the SDK's hidden field, from the hash");
+        assert.equal(row.answers.stars.value, 4);
+
+        await frame.locator("body").press("Escape");
+        await waitForEvent(page, "close");
+        await page.close();
+      } finally {
+        await parent.close();
+      }
+    }
+  } finally {
+    await context.close();
+  }
+});
+
+test("insights count real page visits: views and dropoffs per field, visits per platform, completion and time", async () => {
+  const slug = await makeForm(
+    host,
+    "visits",
+    `# Welcome: Hello
+  button: Begin
+
+## One
+name* text: Your name?
+
+## Two
+stars rating: How many stars?
+
+# Thank you: Thanks!
+`,
+  );
+  const rows = () =>
+    host.ctx
+      .sql`select token, platform, seen, submitted_at, landed_at from public.form_responses where form = ${slug}`;
+  const until = async (what: string, ok: (r: Awaited<ReturnType<typeof rows>>) => boolean) => {
+    for (let i = 0; i < 100; i++) {
+      if (ok(await rows())) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.fail(`never stored: ${what}`);
+  };
+  const desktop = await (await launch()).newContext();
+  const phone = await (await launch()).newContext({
+    userAgent:
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+    viewport: { width: 390, height: 800 },
+  });
+  try {
+    // a desktop visitor answers both slides and submits
+    const done = await desktop.newPage();
+    await done.goto(`${host.baseUrl}/to/${slug}`);
+    await done.getByRole("button", { name: "Begin" }).click();
+    await done.getByLabel("Your name?").fill("Ada");
+    await done.getByRole("button", { name: "Continue" }).click();
+    await done.getByText("How many stars?").waitFor();
+    await done.getByRole("button", { name: "Submit" }).click();
+    await done.getByText("Thanks!").waitFor();
+    // a phone visitor starts, answers the first slide's question and leaves there
+    const left = await phone.newPage();
+    await left.goto(`${host.baseUrl}/to/${slug}`);
+    await left.getByRole("button", { name: "Begin" }).click();
+    await left.getByLabel("Your name?").fill("Bo");
+    // a second desktop visitor only looks at the welcome screen
+    const looked = await desktop.newPage();
+    await looked.goto(`${host.baseUrl}/to/${slug}`);
+    await looked.getByRole("button", { name: "Begin" }).waitFor();
+    await until(
+      "three landings, the phone's first slide",
+      (r) => r.length === 3 && r.some((x) => x.platform === "phone" && x.seen.includes("group-1")),
+    );
+  } finally {
+    await desktop.close();
+    await phone.close();
+  }
+
+  const [completed] = (await rows()).filter((r) => r.submitted_at);
+  const seconds = Math.round((completed.submitted_at.getTime() - completed.landed_at.getTime()) / 1000);
+  const client = createClient({ token: await host.key("forms"), apiBaseUrl: `${host.baseUrl}/api` });
+  const summary = await client.insights.summary({ uid: slug });
+  assert.deepEqual(
+    summary.fields!.map((f) => [f.ref, f.views, f.dropoffs]),
+    [["name", 2, 1], ["stars", 1, 0]],
+    "two reached slide one, one left there; one reached slide two and submitted",
+  );
+  assert.deepEqual(summary.form!.summary, {
+    responses_count: 1,
+    total_visits: 3,
+    unique_visits: 1, // one network (loopback)
+    completion_rate: 33.3,
+    average_time: seconds,
+  });
+  const platforms = Object.fromEntries(summary.form!.platforms!.map((p) => [p.platform, p]));
+  assert.deepEqual(Object.keys(platforms).sort(), ["desktop", "phone"]);
+  assert.deepEqual(
+    [platforms.desktop.total_visits, platforms.desktop.responses_count, platforms.desktop.completion_rate],
+    [2, 1, 50],
+  );
+  assert.deepEqual(
+    [platforms.phone.total_visits, platforms.phone.responses_count, platforms.phone.completion_rate],
+    [1, 0, 0],
+  );
 });
 
 test("the form page on its own: a quiz shows its score on the thank-you screen, without posting messages", async () => {

@@ -103,7 +103,9 @@ function reportHeight() {
     height: Math.ceil(document.documentElement.scrollHeight),
   });
 }
+let endingShown = null; // the ending's ref once the form is over
 function currentRef() {
+  if (endingShown) return endingShown;
   if (current < 0) return "welcome";
   return def.fields[current]?.properties.fields[0]?.ref ?? `slide-${current + 1}`;
 }
@@ -668,6 +670,7 @@ function showEnding(result) {
   const ending = def.thankyou_screens.find((t) => t.ref === result.ending.ref) ?? def.thankyou_screens[0];
   const p = ending.properties;
   current = def.fields.length;
+  endingShown = ending.ref;
   const score = def.type === "quiz"
     ? el("p", { class: "score", role: "status" }, `Your score: ${result.score}`)
     : null;
