@@ -27,6 +27,7 @@ import { methodNotAllowed, notFound, schedulingErrorHandler } from "./envelope.t
 import { bookerRoutes } from "./routes/booker.ts";
 import { bookingRoutes } from "./routes/bookings.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
+import { refuseUnstorableText } from "./routes/common.ts";
 import { intakeHandler } from "./routes/intake.ts";
 import { paymentRoutes } from "./routes/payments.ts";
 import { roomRoutes } from "./routes/room.ts";
@@ -51,6 +52,7 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
     }),
   );
   app.onError(schedulingErrorHandler);
+  app.use("*", refuseUnstorableText);
   app.notFound(() => {
     throw notFound("Route");
   });

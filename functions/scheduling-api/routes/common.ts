@@ -1,8 +1,10 @@
 // Pieces every scheduling route uses: the site's catalogue, body and query readers that answer
-// BAD_REQUEST (never a 5xx), and who may see which event type.
-import type { Context } from "hono";
+// BAD_REQUEST (never a 5xx), text Postgres cannot hold refused at the door, and who may see which
+// event type.
+import type { Context, MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { readJsonObject } from "../../../shared/http.ts";
+import { jsonPathText, jsonProblem, storableText, unstorableParameter } from "../../../shared/input-text.ts";
 import { type Caller, isPrivileged, type SchedulingEnv } from "../access.ts";
 import type { Deps } from "../domain/bookings.ts";
 import type { Outbound } from "../domain/forward.ts";
@@ -54,8 +56,49 @@ export function bookableType(catalog: Catalog, ref: string, caller: Caller): Eve
   return type;
 }
 
-export function jsonBody(c: Context): Promise<Record<string, unknown>> {
-  return readJsonObject(c.req.raw, (message) => badRequest(message));
+/**
+ * The request's JSON object ({} when empty). Text Postgres cannot hold (NUL, a lone surrogate) or a body
+ * nested too deep is BAD_REQUEST naming where it is (shared/input-text.ts).
+ */
+export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  const body = await readJsonObject(c.req.raw, (message) => badRequest(message));
+  refuseUnstorableJson(body);
+  return body;
+}
+
+/** BAD_REQUEST naming the place of the first text Postgres cannot hold, or of nesting too deep. */
+export function refuseUnstorableJson(value: unknown): void {
+  const problem = jsonProblem(value);
+  if (!problem) return;
+  const where = jsonPathText(problem.path);
+  throw badRequest(`${where || "The body"} ${problem.why}.`, where ? { field: where } : undefined);
+}
+
+/**
+ * Every route reads its path and query into SQL: a segment that cannot be stored names nothing (404),
+ * a query parameter that cannot be stored is BAD_REQUEST naming it.
+ */
+export const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
+  const url = new URL(c.req.url);
+  if (!url.pathname.split("/").every((segment) => storableText(decodedSegment(segment)))) {
+    throw notFound("Route");
+  }
+  const parameter = unstorableParameter(url);
+  if (parameter !== undefined) {
+    throw badRequest(`${parameter} may not contain the NUL character (%00) or a lone surrogate`, {
+      parameter,
+    });
+  }
+  await next();
+};
+
+/** A path segment as the router decodes it (as it is when it is not valid percent-encoded UTF-8). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** The years a date parameter may name: far enough for any booking, well inside what Postgres stores. */

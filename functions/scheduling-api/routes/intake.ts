@@ -10,7 +10,7 @@ import type { SchedulingEnv } from "../access.ts";
 import { emit, type Trigger, TRIGGERS } from "../domain/events.ts";
 import { applyIntake } from "../domain/forward.ts";
 import { badRequest, SchedulingError, success } from "../envelope.ts";
-import { catalogOf } from "./common.ts";
+import { catalogOf, refuseUnstorableJson } from "./common.ts";
 
 export const INTAKE_SECRET = "scheduling-intake";
 
@@ -36,6 +36,8 @@ export function intakeHandler(ctx: FunctionContext) {
     if (!body || typeof body !== "object" || typeof body.triggerEvent !== "string") {
       throw badRequest("triggerEvent is required");
     }
+    // the payload is kept in mirrors and re-sent: text Postgres cannot hold is refused here
+    refuseUnstorableJson(body);
     const payload = body.payload;
     if (!payload || typeof payload !== "object" || Array.isArray(payload)) {
       throw badRequest("payload must be an object");

@@ -2,7 +2,7 @@
 // dates in a sane range on every route, a person reaching a type their plan excludes hears why, a move
 // stays within the allowance and is not blocked by its own minutes, list counts keep every filter, and
 // a booking's metadata never shows the service's own state. These tests take the weeks from 2031-01-06
-// + 110..113.
+// + 110..113 and 117.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { addDays, assertError, call, guestBooking, host, hostPerson, monday, person } from "./support.ts";
@@ -47,6 +47,111 @@ test("dates: a year outside 1970..2200 or a day that does not exist is 400 namin
   const early = await call("GET", "/bookings?afterStart=1970-01-01&beforeEnd=1970-01-02", key);
   assert.equal(early.status, 200);
   assert.deepEqual(early.body.data, []);
+});
+
+test("text Postgres cannot hold (NUL, a lone surrogate) or a body nested too deep is 400 naming where, on every route; a NUL in the path 404", async () => {
+  const refused = async (
+    r: Promise<{ status: number; body: any }>,
+    place: { field: string } | { parameter: string },
+  ) => {
+    const answer = await r;
+    assertError(answer, 400, "BAD_REQUEST");
+    assert.deepEqual(answer.body.error.details, place, JSON.stringify(answer.body));
+  };
+  const booking = (extra: Record<string, unknown>) => ({
+    ...guestBooking("intro-call", at(117, 1, "09:00")),
+    ...extra,
+  });
+  await refused(
+    call(
+      "POST",
+      "/bookings",
+      key,
+      booking({ attendee: { name: "A\u0000B", email: "a@b.cd", timeZone: "UTC" } }),
+    ),
+    { field: "attendee.name" },
+  );
+  await refused(
+    call("POST", "/bookings", key, booking({ bookingFieldsResponses: { notes: "x\ud800y" } })),
+    { field: "bookingFieldsResponses.notes" },
+  );
+  await refused(call("POST", "/bookings", key, booking({ metadata: { k: "\u0000" } })), {
+    field: "metadata.k",
+  });
+  await refused(call("POST", "/bookings", key, booking({ guests: ["a\u0000@b.cd"] })), {
+    field: "guests[0]",
+  });
+  const deep = JSON.parse("[".repeat(100) + "]".repeat(100));
+  await refused(
+    call("POST", "/bookings", key, booking({ bookingFieldsResponses: { x: deep } })),
+    { field: `bookingFieldsResponses.x${"[0]".repeat(62)}` },
+  );
+  const made = await call("POST", "/bookings", key, booking({}));
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const uid = made.body.data.uid;
+  await refused(
+    call("POST", `/bookings/${uid}/reschedule`, key, {
+      start: at(117, 1, "10:00"),
+      reschedulingReason: "\u0000",
+    }),
+    { field: "reschedulingReason" },
+  );
+  await refused(call("POST", `/bookings/${uid}/cancel`, key, { cancellationReason: "a\udc00" }), {
+    field: "cancellationReason",
+  });
+  await refused(call("POST", `/bookings/${uid}/decline`, key, { reason: "\u0000" }), { field: "reason" });
+  await refused(
+    call("POST", "/webhooks", key, {
+      subscriberUrl: "http://127.0.0.1:9/x",
+      triggers: ["BOOKING_CREATED"],
+      secret: "s\u0000",
+    }),
+    { field: "secret" },
+  );
+  await refused(
+    call("POST", "/webhooks", key, {
+      subscriberUrl: "http://127.0.0.1:9/x",
+      triggers: ["BOOKING_CREATED"],
+      payloadTemplate: "{{uid}}\u0000",
+    }),
+    { field: "payloadTemplate" },
+  );
+  for (const parameter of ["attendeeEmail", "attendeeName", "bookingUid", "eventTypeSlug"]) {
+    await refused(call("GET", `/bookings?${parameter}=a%00b`, key), { parameter });
+  }
+  await refused(
+    call("GET", "/slots?eventTypeSlug=intro-call&start=2031-06-02&end=2031-06-03&timeZone=Europe%00", key),
+    { parameter: "timeZone" },
+  );
+  // the booker page's own calls, without a key
+  await refused(
+    call(
+      "POST",
+      `${host.baseUrl}/book/intro-call/bookings`,
+      null,
+      booking({ bookingFieldsResponses: { notes: "\u0000" } }),
+    ),
+    { field: "bookingFieldsResponses.notes" },
+  );
+  await refused(
+    call("POST", `${host.baseUrl}/book/deep-dive/checkout`, null, {
+      ...guestBooking("deep-dive", at(117, 1, "15:00")),
+      attendee: { name: "\u0000", email: "n@x.io", timeZone: "UTC" },
+    }),
+    { field: "attendee.name" },
+  );
+  await refused(call("GET", `${host.baseUrl}/book/intro-call/bookings/${uid}?email=a%00@b.cd`, null), {
+    parameter: "email",
+  });
+  // a NUL in the path names nothing
+  for (const path of [`/bookings/${uid}%00`, "/webhooks/1%00", "/event-types/intro%00call"]) {
+    assertError(await call("GET", path, key), 404, "NOT_FOUND");
+  }
+  assertError(await call("GET", `${host.baseUrl}/book/intro%00call`, null), 404, "NOT_FOUND");
+  // nothing of the above was kept
+  const [{ n }] = await host.ctx.sql<{ n: number }[]>`
+    select count(*)::int as n from public.scheduling_bookings where start_at = ${at(117, 1, "09:00")}`;
+  assert.equal(n, 1);
 });
 
 test("admission 2 for a person: their JWT booking a type their plan excludes is 403 not-included, not 404", async () => {

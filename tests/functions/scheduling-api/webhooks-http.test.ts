@@ -286,6 +286,14 @@ test("intake: a signed external booking event is re-emitted; a bad signature is 
     assert.equal((await post(other, await hmacSha256Hex(secret, other))).body.data.accepted, false);
     const broken = "{not json";
     assertError(await post(broken, await hmacSha256Hex(secret, broken)), 400, "BAD_REQUEST");
+    // signed, but holding text Postgres cannot keep in the mirror: refused, never a 5xx
+    const unstorable = JSON.stringify({
+      triggerEvent: "BOOKING_CREATED",
+      payload: { type: "partner-call", uid: `${uid}-nul`, title: "A\u0000B", startTime: at(43, 2, "10:00") },
+    });
+    const nul = await post(unstorable, await hmacSha256Hex(secret, unstorable));
+    assertError(nul, 400, "BAD_REQUEST");
+    assert.equal(nul.body.error.details.field, "payload.title");
     await deliverAll();
     const got = payloadsFor(uid);
     assert.equal(got.length, 1);
