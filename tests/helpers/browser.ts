@@ -2,7 +2,8 @@
 // that would reach the network on its own.
 import { type Browser, chromium } from "playwright-core";
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/** Debian's chromium, unless CHROMIUM_PATH names another Chromium or Chrome (macOS, other distributions). */
+export const CHROMIUM_PATH = Deno.env.get("CHROMIUM_PATH") ?? "/usr/bin/chromium";
 
 export const CHROMIUM_ARGS = [
   "--headless",

@@ -124,6 +124,29 @@ test("the test runner says up front, in one line, when git is missing", async ()
   }
 });
 
+test("without a browser the test runner skips the browser tests, saying so, unless the run requires them", async () => {
+  const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", CHROMIUM_PATH: "/nonexistent/chromium" };
+  const args = ["tests/shared/input-text.test.ts", "tests/browser/api-reference.test.ts"];
+  const skipped = await run("scripts/test.ts", args, env);
+  assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
+  const lines = skipped.stdout.split("\n");
+  assert.ok(
+    lines.some((l) =>
+      /^note: \/nonexistent\/chromium is missing: the browser tests \(tests\/browser\) are skipped/.test(l)
+    ),
+    skipped.stdout,
+  );
+  assert.doesNotMatch(skipped.stdout, /api-reference/, "the browser test file is not run");
+  assert.match(lines.at(-1)!, /^\d+ passed, 0 failed \(tests\/browser skipped: no browser\)$/);
+
+  const required = await run("scripts/test.ts", args, { ...env, SITEWIRE_REQUIRE_BROWSER: "1" });
+  assert.equal(required.code, 1);
+  assert.equal(
+    required.stderr,
+    "error: /nonexistent/chromium is missing and SITEWIRE_REQUIRE_BROWSER is set: install chromium",
+  );
+});
+
 test("deno task bench runs end to end in its quick mode and writes its results where told", async () => {
   const dir = await Deno.makeTempDir();
   try {
