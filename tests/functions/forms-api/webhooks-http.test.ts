@@ -10,7 +10,7 @@ import { readConfig } from "../../../shared/config.ts";
 import { createContext } from "../../../shared/context.ts";
 import { createDispatcher } from "../../../shared/webhooks/dispatcher.ts";
 import { DOCUMENT_WEBHOOK_SECRET, formsWebhookAdapter } from "../../../functions/forms-api/webhooks.ts";
-import { formsApi, makeForm, respond } from "./support.ts";
+import { formsApi, makeForm, respond, visit } from "./support.ts";
 
 const host = await testHost();
 const api = formsApi(host, await host.key("forms"));
@@ -286,6 +286,27 @@ test("a form without enabled subscriptions writes no outbox rows", async () => {
   const rows = await host.ctx
     .sql`select 1 from public.webhook_outbox where api = 'forms' and body like ${`%${token}%`}`;
   assert.equal(rows.length, 0);
+});
+
+test("one response submitted six times at once completes once: one outbox row per subscription", async () => {
+  const slug = await makeForm(host, "race", FORM, { webhook: "https://hooks.example/own" });
+  await api(`/forms/${slug}/webhooks/on`, {
+    method: "PUT",
+    body: JSON.stringify({ url: "https://hooks.example/on", enabled: true }),
+  });
+  const v = await visit(host, slug);
+  const answers = await Promise.all(Array.from({ length: 6 }, () => v.submit({ name: "Racer" })));
+  const statuses = answers.map((r) => r.status).sort();
+  const bodies = await Promise.all(answers.map((r) => r.json()));
+  assert.deepEqual(statuses, [200, 400, 400, 400, 400, 400]);
+  assert.ok(
+    bodies.filter((b) => b.code).every((b) =>
+      b.code === "VALIDATION_ERROR" && /submitted already/.test(b.description)
+    ),
+  );
+  const rows = await host.ctx.sql`select url from public.webhook_outbox
+    where api = 'forms' and body like ${`%"token":"${v.token}"%`} order by url`;
+  assert.deepEqual(rows.map((r) => r.url), ["https://hooks.example/on", "https://hooks.example/own"]);
 });
 
 test("the document's own webhook is signed with FORMS_WEBHOOK_SECRET when the environment sets it", async () => {
