@@ -9,8 +9,22 @@ import { defaultLocale } from "../../../shared/site.ts";
 import type { ContentEnv } from "../access.ts";
 import { collection, ContentError, gitModeRefusal, notFound } from "../envelope.ts";
 import { parseAssetsQuery, parseEntriesQuery } from "../domain/entry-query.ts";
-import { createAsset, deleteAsset, processAsset, publishAsset, putAsset, unpublishAsset } from "../domain/management-assets.ts";
-import { createEntry, type EntryWriter, publishEntry, putEntry, removeEntry, unpublish } from "../domain/management-entries.ts";
+import {
+  createAsset,
+  deleteAsset,
+  processAsset,
+  publishAsset,
+  putAsset,
+  unpublishAsset,
+} from "../domain/management-assets.ts";
+import {
+  createEntry,
+  type EntryWriter,
+  publishEntry,
+  putEntry,
+  removeEntry,
+  unpublish,
+} from "../domain/management-entries.ts";
 import type { FieldContext } from "../domain/management-fields.ts";
 import { parseVersionHeader, selectFrom, validationFailed } from "../domain/management-rules.ts";
 import { modelsFor } from "../models.ts";
@@ -32,7 +46,10 @@ export function requireManagementKey(c: C): void {
   const { keyKind } = c.get("access");
   if (!keyKind) throw new ContentError("AccessTokenInvalid", "The management API needs a management key.");
   if (keyKind !== "management") {
-    throw new ContentError("AccessDenied", `A ${keyKind} key cannot use the management API; use a management key.`);
+    throw new ContentError(
+      "AccessDenied",
+      `A ${keyKind} key cannot use the management API; use a management key.`,
+    );
   }
 }
 
@@ -49,7 +66,10 @@ export function actorOf(ctx: FunctionContext, c: C): ManagementActor {
 export function fieldContext(c: C): FieldContext {
   const site = c.get("site");
   const first = defaultLocale(site).code;
-  return { defaultLocale: first, locales: [first, ...site.locales.map((l) => l.code).filter((l) => l !== first)] };
+  return {
+    defaultLocale: first,
+    locales: [first, ...site.locales.map((l) => l.code).filter((l) => l !== first)],
+  };
 }
 
 /** Contentful's request size limit: a management body holds at most 1 MB. */
@@ -62,7 +82,9 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
  */
 export async function jsonBody(c: C): Promise<unknown> {
   const bytes = await readUpTo(c.req.raw.body, MAX_JSON_BODY_BYTES);
-  if (!bytes) throw new ContentError("BadQuery", `The body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB.`);
+  if (!bytes) {
+    throw new ContentError("BadQuery", `The body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB.`);
+  }
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return undefined;
   let body: unknown;
@@ -111,41 +133,72 @@ export function managementRoutes(ctx: FunctionContext) {
   });
 
   // ---- reads in the management shape: the delivery lists' arguments and SQL, drafts and pending files too ----
-  app.get("/entries", managementRead(async (c) => {
-    const site = c.get("site");
-    const models = await modelsFor(ctx.sql, site);
-    const query = parseEntriesQuery(new URL(c.req.url).searchParams, { locales: fieldContext(c).locales, models });
-    const { rows, total } = await queryEntries(ctx.sql, "preview", query, [fieldContext(c).defaultLocale]);
-    const items = await managementEntries(ctx.sql, rows.map((r) => r.id));
-    return sendManagement(collection(items.map((e) => selectFrom(e, query.select)), { total, skip: query.skip, limit: query.limit }));
-  }));
-  app.get("/entries/:id", managementRead(async (c) => {
-    const id = c.req.param("id") ?? "";
-    const entry = await managementEntry(ctx.sql, id);
-    if (!entry) throw notFound("Entry", id);
-    return sendManagement(entry);
-  }));
-  app.get("/assets", managementRead(async (c) => {
-    const query = parseAssetsQuery(new URL(c.req.url).searchParams, {
-      locales: fieldContext(c).locales,
-      models: await modelsFor(ctx.sql, c.get("site")),
-    });
-    const { rows, total } = await queryAssets(ctx.sql, query, [fieldContext(c).defaultLocale], "all");
-    const items = await managementAssets(ctx.sql, rows.map((r) => r.id), actorOf(ctx, c).mediaHost);
-    return sendManagement(collection(items.map((a) => selectFrom(a, query.select)), { total, skip: query.skip, limit: query.limit }));
-  }));
-  app.get("/assets/:id", managementRead(async (c) => {
-    const id = c.req.param("id") ?? "";
-    const asset = await managementAsset(ctx.sql, id, actorOf(ctx, c).mediaHost);
-    if (!asset) throw notFound("Asset", id);
-    return sendManagement(asset);
-  }));
+  app.get(
+    "/entries",
+    managementRead(async (c) => {
+      const site = c.get("site");
+      const models = await modelsFor(ctx.sql, site);
+      const query = parseEntriesQuery(new URL(c.req.url).searchParams, {
+        locales: fieldContext(c).locales,
+        models,
+      });
+      const { rows, total } = await queryEntries(ctx.sql, "preview", query, [fieldContext(c).defaultLocale]);
+      const items = await managementEntries(ctx.sql, rows.map((r) => r.id));
+      return sendManagement(
+        collection(items.map((e) => selectFrom(e, query.select)), {
+          total,
+          skip: query.skip,
+          limit: query.limit,
+        }),
+      );
+    }),
+  );
+  app.get(
+    "/entries/:id",
+    managementRead(async (c) => {
+      const id = c.req.param("id") ?? "";
+      const entry = await managementEntry(ctx.sql, id);
+      if (!entry) throw notFound("Entry", id);
+      return sendManagement(entry);
+    }),
+  );
+  app.get(
+    "/assets",
+    managementRead(async (c) => {
+      const query = parseAssetsQuery(new URL(c.req.url).searchParams, {
+        locales: fieldContext(c).locales,
+        models: await modelsFor(ctx.sql, c.get("site")),
+      });
+      const { rows, total } = await queryAssets(ctx.sql, query, [fieldContext(c).defaultLocale], "all");
+      const items = await managementAssets(ctx.sql, rows.map((r) => r.id), actorOf(ctx, c).mediaHost);
+      return sendManagement(
+        collection(items.map((a) => selectFrom(a, query.select)), {
+          total,
+          skip: query.skip,
+          limit: query.limit,
+        }),
+      );
+    }),
+  );
+  app.get(
+    "/assets/:id",
+    managementRead(async (c) => {
+      const id = c.req.param("id") ?? "";
+      const asset = await managementAsset(ctx.sql, id, actorOf(ctx, c).mediaHost);
+      if (!asset) throw notFound("Asset", id);
+      return sendManagement(asset);
+    }),
+  );
 
   // ---- entries ----
   app.post("/entries", async (c) => {
     requireWriter(c);
     const body = await jsonBody(c);
-    const { entry, status } = await createEntry(await entryWriter(c), c.req.header("x-contentful-content-type"), body);
+    const { entry, status } = await createEntry(
+      await entryWriter(c),
+      c.req.header("x-contentful-content-type"),
+      body,
+    );
     return sendManagement(entry, status);
   });
   app.put("/entries/:id", async (c) => {
@@ -209,12 +262,27 @@ export function managementRoutes(ctx: FunctionContext) {
     requireManagementKey(c);
     throw new ContentError("BadRequest", what);
   };
-  const types = fixed("Content types come from the site's models (models/ in its content directory), not from the API.");
+  const types = fixed(
+    "Content types come from the site's models (models/ in its content directory), not from the API.",
+  );
   const locales = fixed("Locales come from the site's configuration (site.yaml), not from the API.");
   for (const path of ["/content_types", "/content_types/:id", "/content_types/:id/published"]) {
     app.on(["POST", "PUT", "DELETE", "PATCH"], path, types);
   }
   for (const path of ["/locales", "/locales/:id"]) app.on(["POST", "PUT", "DELETE", "PATCH"], path, locales);
+
+  // the client's archive and unarchive: entries and assets have no archived state here, so a script
+  // hears why (and does not retry) instead of a bare "not accepted"
+  for (const kind of ["entries", "assets"] as const) {
+    app.on(["PUT", "DELETE"], `/${kind}/:id/archived`, (c) => {
+      requireWriter(c);
+      const thing = kind === "entries" ? "an entry" : "an asset";
+      throw new ContentError(
+        "BadRequest",
+        `Archiving is not offered: unpublish ${thing} to take it off Delivery, or delete it.`,
+      );
+    });
+  }
 
   return app;
 }

@@ -18,7 +18,13 @@ const keys = {
   revoked: await host.revokedKey("management"),
 };
 
-async function call(method: string, url: string, key?: string, body?: string, headers: Record<string, string> = {}) {
+async function call(
+  method: string,
+  url: string,
+  key?: string,
+  body?: string,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(url, {
     method,
     headers: { "content-type": MANAGEMENT, ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
@@ -86,11 +92,17 @@ test("management lists take content_type, skip and limit", async () => {
 test("the management asset list takes the delivery list's arguments and answers the same assets", async () => {
   const read = async (query: string) => {
     const management = await call("GET", `${env}/assets?${query}`, keys.management);
-    const delivery = await call("GET", `${env}/assets?${query}`, keys.delivery, undefined, { "content-type": "application/json" });
+    const delivery = await call("GET", `${env}/assets?${query}`, keys.delivery, undefined, {
+      "content-type": "application/json",
+    });
     assert.equal(management.status, 200, `${query}: ${JSON.stringify(management.body)}`);
     assert.equal(management.res.headers.get("content-type"), MANAGEMENT);
     // git mode: every asset is a library file, so both lists hold the same ones in the same order
-    assert.deepEqual(management.body.items.map((a: any) => a.sys.id), delivery.body.items.map((a: any) => a.sys.id), query);
+    assert.deepEqual(
+      management.body.items.map((a: any) => a.sys.id),
+      delivery.body.items.map((a: any) => a.sys.id),
+      query,
+    );
     assert.equal(management.body.total, delivery.body.total, query);
     return management.body;
   };
@@ -98,7 +110,10 @@ test("the management asset list takes the delivery list's arguments and answers 
   assert.ok(images.items.length >= 5);
   assert.ok(images.items.every((a: any) => a.fields.file["en-US"].contentType.startsWith("image/")));
   const reversed = await read("mimetype_group=image&order=-fields.title&limit=1000");
-  assert.deepEqual(reversed.items.map((a: any) => a.sys.id), images.items.map((a: any) => a.sys.id).reverse());
+  assert.deepEqual(
+    reversed.items.map((a: any) => a.sys.id),
+    images.items.map((a: any) => a.sys.id).reverse(),
+  );
   const pdf = await read("fields.file.contentType=application/pdf");
   assert.deepEqual(pdf.items.map((a: any) => a.fields.file["en-US"].fileName), ["price-list.pdf"]);
   const named = await read("fields.file.fileName[match]=harbor");
@@ -120,22 +135,45 @@ test("the management asset list takes the delivery list's arguments and answers 
 });
 
 test("management reads: no key or a revoked key is 401, a lesser key 403, a management key reads", async () => {
-  for (const path of [`${env}/entries`, `${env}/entries/article.hello`, `${env}/assets`, `${space}/webhook_definitions`]) {
+  for (
+    const path of [
+      `${env}/entries`,
+      `${env}/entries/article.hello`,
+      `${env}/assets`,
+      `${space}/webhook_definitions`,
+    ]
+  ) {
     assertError(await call("GET", path), 401, "AccessTokenInvalid");
     assertError(await call("GET", path, keys.revoked), 401, "AccessTokenInvalid");
-    for (const lesser of [keys.delivery, keys.preview, keys.forms]) assertError(await call("GET", path, lesser), 403, "AccessDenied");
+    for (const lesser of [keys.delivery, keys.preview, keys.forms]) {
+      assertError(await call("GET", path, lesser), 403, "AccessDenied");
+    }
     assert.equal((await call("GET", path, keys.management)).status, 200, path);
   }
   // uploads are management things whatever the media type
-  assertError(await call("GET", `${space}/uploads/none`, keys.delivery, undefined, { "content-type": "application/json" }), 403, "AccessDenied");
+  assertError(
+    await call("GET", `${space}/uploads/none`, keys.delivery, undefined, {
+      "content-type": "application/json",
+    }),
+    403,
+    "AccessDenied",
+  );
   assertError(await call("GET", `${space}/uploads/none`, keys.management), 404, "NotFound");
 });
 
 test("reading one upload or one webhook definition: 401 without a key or revoked, 403 for a lesser key, 404 when none", async () => {
-  for (const path of [`${space}/uploads/some-upload`, `${env}/uploads/some-upload`, `${space}/webhook_definitions/some-hook`]) {
+  for (
+    const path of [
+      `${space}/uploads/some-upload`,
+      `${env}/uploads/some-upload`,
+      `${space}/webhook_definitions/some-hook`,
+    ]
+  ) {
     assertError(await call("GET", path), 401, "AccessTokenInvalid");
     assertError(await call("GET", path, keys.revoked), 401, "AccessTokenInvalid");
-    for (const lesser of [keys.delivery, keys.preview, keys.forms]) assertError(await call("GET", path, lesser), 403, "AccessDenied");
+    for (const lesser of [keys.delivery, keys.preview, keys.forms]) {
+      assertError(await call("GET", path, lesser), 403, "AccessDenied");
+    }
     assertError(await call("GET", path, keys.management), 404, "NotFound");
   }
 });
@@ -144,9 +182,12 @@ test("management requests share the per-second limit: 429 RateLimitExceeded with
   const key = await host.key("management");
   let limited: Response | undefined;
   for (let round = 0; round < 5 && !limited; round++) {
-    const answers = await Promise.all(Array.from({ length: 90 }, () =>
-      fetch(`${env}/entries?limit=1`, { headers: { authorization: `Bearer ${key}`, "content-type": MANAGEMENT } })
-    ));
+    const answers = await Promise.all(
+      Array.from({ length: 90 }, () =>
+        fetch(`${env}/entries?limit=1`, {
+          headers: { authorization: `Bearer ${key}`, "content-type": MANAGEMENT },
+        })),
+    );
     for (const r of answers) {
       if (r.status === 429 && !limited) limited = r;
       else await r.body?.cancel();
@@ -159,7 +200,9 @@ test("management requests share the per-second limit: 429 RateLimitExceeded with
 });
 
 test("without the management media type a management key reads the delivery shape", async () => {
-  const r = await call("GET", `${env}/entries/article.hello`, keys.management, undefined, { "content-type": "application/json" });
+  const r = await call("GET", `${env}/entries/article.hello`, keys.management, undefined, {
+    "content-type": "application/json",
+  });
   assert.equal(r.status, 200);
   assert.equal(r.body.sys.version, undefined);
   assert.equal(r.body.fields.title, "Hello, world");
@@ -171,15 +214,19 @@ const WRITES: [string, string, string?][] = [
   ["PUT", `${env}/entries/article.hello/published`],
   ["DELETE", `${env}/entries/article.hello/published`],
   ["DELETE", `${env}/entries/article.hello`],
+  ["PUT", `${env}/entries/article.hello/archived`],
+  ["DELETE", `${env}/entries/article.hello/archived`],
   ["POST", `${env}/assets`, "{}"],
   ["PUT", `${env}/assets/some-asset`, "{}"],
   ["PUT", `${env}/assets/some-asset/files/en-US/process`],
   ["PUT", `${env}/assets/some-asset/published`],
   ["DELETE", `${env}/assets/some-asset/published`],
   ["DELETE", `${env}/assets/some-asset`],
+  ["PUT", `${env}/assets/some-asset/archived`],
   ["POST", `${space}/uploads`, "bytes"],
   ["POST", `${env}/uploads`, "bytes"],
   ["DELETE", `${space}/uploads/some-upload`],
+  ["DELETE", `${env}/uploads/some-upload`],
   ["POST", `${space}/webhook_definitions`, "{}"],
   ["PUT", `${space}/webhook_definitions/some-hook`, "{}"],
   ["DELETE", `${space}/webhook_definitions/some-hook`],
@@ -191,7 +238,9 @@ test("every write: no key or a revoked key 401, a key of another kind 403, never
   for (const [method, url, body] of WRITES) {
     assertError(await call(method, url, undefined, body), 401, "AccessTokenInvalid");
     assertError(await call(method, url, keys.revoked, body), 401, "AccessTokenInvalid");
-    for (const lesser of [keys.delivery, keys.preview, keys.forms]) assertError(await call(method, url, lesser, body), 403, "AccessDenied");
+    for (const lesser of [keys.delivery, keys.preview, keys.forms]) {
+      assertError(await call(method, url, lesser, body), 403, "AccessDenied");
+    }
   }
 });
 

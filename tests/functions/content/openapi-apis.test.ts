@@ -13,12 +13,24 @@ import {
   type OpenApiInput,
   type Operation,
 } from "../../../functions/content/openapi/document.ts";
-import { errorBody, invalidApiKey, missingApiKey, noData } from "../../../functions/content/analytics/envelope.ts";
+import {
+  errorBody,
+  invalidApiKey,
+  missingApiKey,
+  noData,
+} from "../../../functions/content/analytics/envelope.ts";
 import { flagsResponse, remoteConfig } from "../../../functions/content/analytics/flags.ts";
 import { parseAnalyticsConfig } from "../../../shared/site/analytics-config.ts";
 import { lintErrors, redoclyLint } from "./openapi-lint.ts";
 
-const ALL_ON: Record<ModuleName, boolean> = { api: true, forms: true, sessions: true, store: true, support: true, network: true };
+const ALL_ON: Record<ModuleName, boolean> = {
+  api: true,
+  forms: true,
+  sessions: true,
+  store: true,
+  support: true,
+  network: true,
+};
 
 function input(modules: Partial<Record<ModuleName, boolean>> = ALL_ON): OpenApiInput {
   return {
@@ -51,7 +63,13 @@ function operation(doc: OpenApiDocument, method: string, path: string): Operatio
 }
 
 const TAGS: [string, string[]][] = [
-  ["Content API", ["Content Delivery", "Content Management", "Content Sync", "Content GraphQL", "Content Images"]],
+  ["Content API", [
+    "Content Delivery",
+    "Content Management",
+    "Content Sync",
+    "Content GraphQL",
+    "Content Images",
+  ]],
   ["Forms API", ["Forms", "Responses", "Webhooks", "Insights"]],
   ["Scheduling API", ["Event Types", "Slots", "Bookings", "Schedules", "Scheduling Webhooks"]],
   ["Store API", ["Storefront"]],
@@ -80,12 +98,19 @@ const ROUTES: Record<string, [string, string][]> = {
     ["delete", "/api/content/spaces/{space}/environments/{environment}/entries/{entry_id}"],
     ["put", "/api/content/spaces/{space}/environments/{environment}/entries/{entry_id}/published"],
     ["delete", "/api/content/spaces/{space}/environments/{environment}/entries/{entry_id}/published"],
+    ["put", "/api/content/spaces/{space}/environments/{environment}/entries/{entry_id}/archived"],
+    ["delete", "/api/content/spaces/{space}/environments/{environment}/entries/{entry_id}/archived"],
     ["post", "/api/content/spaces/{space}/environments/{environment}/assets"],
     ["put", "/api/content/spaces/{space}/environments/{environment}/assets/{asset_id}"],
     ["delete", "/api/content/spaces/{space}/environments/{environment}/assets/{asset_id}"],
-    ["put", "/api/content/spaces/{space}/environments/{environment}/assets/{asset_id}/files/{locale}/process"],
+    [
+      "put",
+      "/api/content/spaces/{space}/environments/{environment}/assets/{asset_id}/files/{locale}/process",
+    ],
     ["put", "/api/content/spaces/{space}/environments/{environment}/assets/{asset_id}/published"],
     ["delete", "/api/content/spaces/{space}/environments/{environment}/assets/{asset_id}/published"],
+    ["put", "/api/content/spaces/{space}/environments/{environment}/assets/{asset_id}/archived"],
+    ["delete", "/api/content/spaces/{space}/environments/{environment}/assets/{asset_id}/archived"],
     ["post", "/api/content/spaces/{space}/uploads"],
     ["get", "/api/content/spaces/{space}/uploads/{upload_id}"],
     ["delete", "/api/content/spaces/{space}/uploads/{upload_id}"],
@@ -95,8 +120,14 @@ const ROUTES: Record<string, [string, string][]> = {
     ["post", "/api/content/spaces/{space}/environments/{environment}/content_types"],
     ["put", "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}"],
     ["delete", "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}"],
-    ["put", "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}/published"],
-    ["delete", "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}/published"],
+    [
+      "put",
+      "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}/published",
+    ],
+    [
+      "delete",
+      "/api/content/spaces/{space}/environments/{environment}/content_types/{content_type_id}/published",
+    ],
     ["post", "/api/content/spaces/{space}/environments/{environment}/locales"],
     ["put", "/api/content/spaces/{space}/environments/{environment}/locales/{locale_id}"],
     ["delete", "/api/content/spaces/{space}/environments/{environment}/locales/{locale_id}"],
@@ -178,12 +209,30 @@ const ROUTES: Record<string, [string, string][]> = {
     ["patch", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}"],
     ["get", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations"],
     ["post", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations"],
-    ["get", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}"],
-    ["get", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/messages"],
-    ["post", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/messages"],
-    ["post", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/toggle_typing"],
-    ["post", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/update_last_seen"],
-    ["post", "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/toggle_status"],
+    [
+      "get",
+      "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}",
+    ],
+    [
+      "get",
+      "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/messages",
+    ],
+    [
+      "post",
+      "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/messages",
+    ],
+    [
+      "post",
+      "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/toggle_typing",
+    ],
+    [
+      "post",
+      "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/update_last_seen",
+    ],
+    [
+      "post",
+      "/api/desk/public/api/desk/api/v1/inboxes/{inbox}/contacts/{source_id}/conversations/{conversation_id}/toggle_status",
+    ],
     ["get", "/api/desk/api/v1/accounts/{account}/conversations"],
     ["get", "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}"],
     ["get", "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}/messages"],
@@ -234,14 +283,20 @@ const MANAGEMENT_STATUSES: [string, string, string[]][] = [
   ["get", "/uploads/{upload_id}", ["200", "401", "403", "404"]],
   ["delete", "/uploads/{upload_id}", ["204", "404"]],
   ["put", "/content_types/{content_type_id}", ["401", "403", "405"]],
+  ["put", "/entries/{entry_id}/archived", ["401", "403", "405"]],
+  ["delete", "/assets/{asset_id}/archived", ["401", "403", "405"]],
   ["post", "/locales", ["401", "403", "405"]],
 ];
 
 test("the management routes document every status they answer, under both bases", () => {
   for (const [method, sub, statuses] of MANAGEMENT_STATUSES) {
-    for (const base of ["/api/content/spaces/{space}/environments/{environment}", "/api/content/spaces/{space}"]) {
+    for (
+      const base of ["/api/content/spaces/{space}/environments/{environment}", "/api/content/spaces/{space}"]
+    ) {
       const answered = Object.keys(operation(full, method, `${base}${sub}`).responses);
-      for (const status of statuses) assert.ok(answered.includes(status), `${method.toUpperCase()} ${base}${sub}: ${status}`);
+      for (const status of statuses) {
+        assert.ok(answered.includes(status), `${method.toUpperCase()} ${base}${sub}: ${status}`);
+      }
     }
   }
   const space = "/api/content/spaces/{space}";
@@ -255,24 +310,35 @@ test("the management routes document every status they answer, under both bases"
     ] as [string, string, string[]][]
   ) {
     const answered = Object.keys(operation(full, method, path).responses);
-    for (const status of statuses) assert.ok(answered.includes(status), `${method.toUpperCase()} ${path}: ${status}`);
+    for (const status of statuses) {
+      assert.ok(answered.includes(status), `${method.toUpperCase()} ${path}: ${status}`);
+    }
   }
   // reads of management things are never refused for git mode
   assert.equal(operation(full, "get", `${space}/uploads/{upload_id}`).responses["405"], undefined);
-  assert.equal(operation(full, "get", `${space}/webhook_definitions/{webhook_id}`).responses["405"], undefined);
+  assert.equal(
+    operation(full, "get", `${space}/webhook_definitions/{webhook_id}`).responses["405"],
+    undefined,
+  );
 });
 
 test("the API page tells contentful-management users to set hostUpload", () => {
   const tag = full.tags.find((t) => t.name === "Content Management")!;
   assert.match(tag.description!, /`hostUpload` equal to\s+`host`/);
-  assert.match(operation(full, "post", "/api/content/spaces/{space}/environments/{environment}/uploads").description!, /hostUpload/);
+  assert.match(
+    operation(full, "post", "/api/content/spaces/{space}/environments/{environment}/uploads").description!,
+    /hostUpload/,
+  );
 });
 
 test("the capture routes take GET ?data= as PostHog serves it", () => {
   for (const path of ["/api/events", "/api/events/e", "/api/events/batch", "/api/events/flags"]) {
     const get = operation(full, "get", path);
     assert.equal(get.requestBody, undefined, path);
-    assert.ok(get.parameters!.some((p) => "name" in p && p.name === "data" && p.in === "query" && p.required), path);
+    assert.ok(
+      get.parameters!.some((p) => "name" in p && p.name === "data" && p.in === "query" && p.required),
+      path,
+    );
     assert.deepEqual(Object.keys(get.responses), Object.keys(operation(full, "post", path).responses), path);
   }
 });
@@ -289,7 +355,10 @@ test("each module switched off takes its API's tags, paths and schemas out, and 
     const doc = buildOpenApiDocument(input({ ...ALL_ON, [module]: false }));
     for (const [, path] of ROUTES[api]) assert.equal(doc.paths[path], undefined, `${module} off: ${path}`);
     assert.equal(doc.components.schemas![schema], undefined, `${module} off: ${schema}`);
-    assert.equal(Object.keys(doc.paths).length, Object.keys(full.paths).length - new Set(ROUTES[api].map(([, p]) => p)).size);
+    assert.equal(
+      Object.keys(doc.paths).length,
+      Object.keys(full.paths).length - new Set(ROUTES[api].map(([, p]) => p)).size,
+    );
   }
   const noApi = buildOpenApiDocument(input({ ...ALL_ON, api: false }));
   assert.equal(noApi.paths["/api/store/carts/{token}"], undefined, "the store also needs the api module");
@@ -298,17 +367,36 @@ test("each module switched off takes its API's tags, paths and schemas out, and 
 
 test("each API answers errors in its own envelope schema", () => {
   const errorSchema = (method: string, path: string, status: string) => {
-    const response = operation(full, method, path).responses[status] as { $ref?: string; content?: Record<string, { schema: { $ref: string } }> };
+    const response = operation(full, method, path).responses[status] as {
+      $ref?: string;
+      content?: Record<string, { schema: { $ref: string } }>;
+    };
     const resolved = response.$ref ? full.components.responses![response.$ref.split("/").pop()!] : response;
     return Object.values(resolved.content!)[0].schema.$ref.split("/").pop();
   };
-  assert.equal(errorSchema("get", "/api/content/spaces/{space}/environments/{environment}/entries", "400"), "Error");
-  assert.equal(errorSchema("post", "/api/content/spaces/{space}/environments/{environment}/entries", "422"), "Error");
-  assert.equal(errorSchema("post", "/api/content/content/v1/spaces/{space}/environments/{environment}", "400"), "GraphQLResponse");
+  assert.equal(
+    errorSchema("get", "/api/content/spaces/{space}/environments/{environment}/entries", "400"),
+    "Error",
+  );
+  assert.equal(
+    errorSchema("post", "/api/content/spaces/{space}/environments/{environment}/entries", "422"),
+    "Error",
+  );
+  assert.equal(
+    errorSchema("post", "/api/content/content/v1/spaces/{space}/environments/{environment}", "400"),
+    "GraphQLResponse",
+  );
   assert.equal(errorSchema("get", "/api/forms/{form_id}", "404"), "FormsError");
   assert.equal(errorSchema("post", "/api/scheduling/v2/bookings", "402"), "SchedulingError");
   assert.equal(errorSchema("post", "/api/store/api/{version}/graphql.json", "401"), "StoreError");
-  assert.equal(errorSchema("post", "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}/messages", "422"), "SupportError");
+  assert.equal(
+    errorSchema(
+      "post",
+      "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}/messages",
+      "422",
+    ),
+    "SupportError",
+  );
   assert.equal(errorSchema("post", "/api/events/batch", "401"), "AnalyticsError");
   assert.equal(errorSchema("post", "/xrpc/{nsid}", "501"), "XrpcError");
 });
@@ -330,12 +418,31 @@ test("every error answer's example is valid against its own schema, in every API
 });
 
 test("components: the key is the bearer scheme, and every schema the spec lists is there", () => {
-  assert.deepEqual([full.components.securitySchemes!.key.type, full.components.securitySchemes!.key.scheme], ["http", "bearer"]);
+  assert.deepEqual([full.components.securitySchemes!.key.type, full.components.securitySchemes!.key.scheme], [
+    "http",
+    "bearer",
+  ]);
   for (
     const name of [
-      "Link", "Sys", "RichTextDocument", "Asset", "ContentType", "ContentTypeField", "Locale", "Error", "Entry",
-      "EntryCollection", "AssetCollection", "SyncCollection", "AnalyticsEvent", "AnalyticsBatch", "VendorEvent",
-      "VendorBatch", "FlagsResponse", "Article", "ModelEvent",
+      "Link",
+      "Sys",
+      "RichTextDocument",
+      "Asset",
+      "ContentType",
+      "ContentTypeField",
+      "Locale",
+      "Error",
+      "Entry",
+      "EntryCollection",
+      "AssetCollection",
+      "SyncCollection",
+      "AnalyticsEvent",
+      "AnalyticsBatch",
+      "VendorEvent",
+      "VendorBatch",
+      "FlagsResponse",
+      "Article",
+      "ModelEvent",
     ]
   ) {
     assert.ok(full.components.schemas![name], name);
@@ -347,7 +454,14 @@ test("GraphQL is POST and GET, and its description names the query fields of the
   const get = operation(full, "get", "/api/content/content/v1/spaces/{space}/environments/{environment}");
   assert.ok(post.requestBody);
   assert.ok(get.parameters!.some((p) => "name" in p && p.name === "query" && p.required));
-  for (const field of ["`article(id, preview, locale)`", "`modelEventCollection(", "`assetCollection(", "`entryCollection("]) {
+  for (
+    const field of [
+      "`article(id, preview, locale)`",
+      "`modelEventCollection(",
+      "`assetCollection(",
+      "`entryCollection(",
+    ]
+  ) {
     assert.ok(post.description!.includes(field), field);
   }
   assert.match(post.description!, /11000/);
@@ -355,7 +469,13 @@ test("GraphQL is POST and GET, and its description names the query fields of the
 });
 
 test("the served analytics routes are the spec's, with or without the trailing slash the SDKs send", () => {
-  const spec = ["/api/events", "/api/events/e/", "/api/events/batch/", "/api/events/flags/", "/api/events/array/{token}/config.js"];
+  const spec = [
+    "/api/events",
+    "/api/events/e/",
+    "/api/events/batch/",
+    "/api/events/flags/",
+    "/api/events/array/{token}/config.js",
+  ];
   for (const path of spec) assert.ok(full.paths[path.replace(/\/$/, "")], path);
 });
 
@@ -368,11 +488,25 @@ test("the analytics schemas describe what the routes accept and answer", async (
   };
   const invalid = (name: string, value: unknown) =>
     assert.ok(!ajv.compile({ $ref: `https://openapi.test/a.json#/components/schemas/${name}` })(value), name);
-  valid("AnalyticsEvent", { api_key: "phc_x", event: "signed up", distinct_id: "u1", properties: { plan: "pro" }, timestamp: "2026-01-01T00:00:00Z" });
+  valid("AnalyticsEvent", {
+    api_key: "phc_x",
+    event: "signed up",
+    distinct_id: "u1",
+    properties: { plan: "pro" },
+    timestamp: "2026-01-01T00:00:00Z",
+  });
   invalid("AnalyticsEvent", { api_key: "phc_x", distinct_id: "u1" });
-  valid("AnalyticsBatch", { api_key: "phc_x", batch: [{ event: "a", distinct_id: "u1" }], sent_at: "2026-01-01T00:00:00Z" });
+  valid("AnalyticsBatch", {
+    api_key: "phc_x",
+    batch: [{ event: "a", distinct_id: "u1" }],
+    sent_at: "2026-01-01T00:00:00Z",
+  });
   invalid("AnalyticsBatch", { api_key: "phc_x", batch: [] });
-  valid("VendorBatch", [{ event: "$pageview", properties: { token: "phc_x", distinct_id: "u1", $lib: "web" }, uuid: crypto.randomUUID() }]);
+  valid("VendorBatch", [{
+    event: "$pageview",
+    properties: { token: "phc_x", distinct_id: "u1", $lib: "web" },
+    uuid: crypto.randomUUID(),
+  }]);
   for (const error of [noData(), missingApiKey(), invalidApiKey()]) valid("AnalyticsError", errorBody(error));
   const analytics = parseAnalyticsConfig({
     token: "phc_x",
@@ -381,7 +515,14 @@ test("the analytics schemas describe what the routes accept and answer", async (
     throw new Error(why);
   });
   for (const version of [1, 2]) {
-    valid("FlagsResponse", await flagsResponse(analytics, { distinctId: "u1", version, withConfig: version === 2 }, crypto.randomUUID()));
+    valid(
+      "FlagsResponse",
+      await flagsResponse(
+        analytics,
+        { distinctId: "u1", version, withConfig: version === 2 },
+        crypto.randomUUID(),
+      ),
+    );
   }
   valid("RemoteConfig", remoteConfig(analytics, "phc_x"));
 });

@@ -138,7 +138,7 @@ test("servers: the public address first, then the content function's own address
 
 /**
  * Routes whose every answer is a refusal (spec: DELETE assets/{id}/published is always 400; writes to
- * content types and locales are always 405), under both bases.
+ * content types and locales are always 405; so are archive and unarchive, a state not offered), under both bases.
  */
 const ALWAYS_REFUSED = [
   "unpublishAsset",
@@ -150,6 +150,10 @@ const ALWAYS_REFUSED = [
   "createLocale",
   "putLocale",
   "deleteLocale",
+  "archiveEntry",
+  "unarchiveEntry",
+  "archiveAsset",
+  "unarchiveAsset",
 ].flatMap((id) => [id, `${id}WithoutEnvironment`]);
 
 test("every operation has a unique operationId, a summary, a known tag and a success answer", () => {
@@ -279,19 +283,22 @@ test("entries take every collection argument of the spec, with their ranges", ()
   }
   assert.doesNotMatch("sys.bogus", order);
   const assets = `${SHORT}/assets`;
-  assert.deepEqual([...(param(doc, assets, "mimetype_group")!.schema.enum as string[])].sort(), [
-    "image",
-    "audio",
-    "video",
-    "pdfdocument",
-    "plaintext",
-    "richtext",
-    "presentation",
-    "spreadsheet",
-    "code",
-    "archive",
-    "attachment",
-  ].sort());
+  assert.deepEqual(
+    [...(param(doc, assets, "mimetype_group")!.schema.enum as string[])].sort(),
+    [
+      "image",
+      "audio",
+      "video",
+      "pdfdocument",
+      "plaintext",
+      "richtext",
+      "presentation",
+      "spreadsheet",
+      "code",
+      "archive",
+      "attachment",
+    ].sort(),
+  );
   for (const name of ["fields.title", "fields.file.fileName", "fields.file.contentType", "sys.id[in]"]) {
     assert.ok(param(doc, assets, name), name);
   }
@@ -407,7 +414,13 @@ test("the key is a bearer scheme, optional on delivery while api.public is on", 
 
 test("with only the api module on: the Content and Analytics tags, in their groups", () => {
   const doc = buildOpenApiDocument(fixture());
-  const content = ["Content Delivery", "Content Management", "Content Sync", "Content GraphQL", "Content Images"];
+  const content = [
+    "Content Delivery",
+    "Content Management",
+    "Content Sync",
+    "Content GraphQL",
+    "Content Images",
+  ];
   const analytics = ["Analytics Events", "Analytics Capture"];
   assert.deepEqual(doc.tags.map((t) => t.name), [...content, ...analytics]);
   assert.deepEqual(doc["x-tagGroups"], [
@@ -465,7 +478,10 @@ test("a content type never takes a schema name a section owns", () => {
     { $ref: "#/components/schemas/FormEntry" },
   ]);
   assert.deepEqual(doc.components.schemas!.Widget, { type: "object" });
-  assert.equal((doc.components.schemas!.Form as { description: string }).description.startsWith("A form's definition"), true);
+  assert.equal(
+    (doc.components.schemas!.Form as { description: string }).description.startsWith("A form's definition"),
+    true,
+  );
 });
 
 test("two sections claiming the same operation or tag are refused", () => {

@@ -1,10 +1,24 @@
 // Content Management: the cloud-mode writes of spec "Management API (cloud mode)", under a management key
 // with the management media type; in git mode every write answers BadRequest (405) with the reason.
-import { bothBases, headerRef, MANAGEMENT_MEDIA_TYPE, parameterRef, responseRef, SPACE_BASE } from "../common.ts";
+import {
+  bothBases,
+  headerRef,
+  MANAGEMENT_MEDIA_TYPE,
+  parameterRef,
+  responseRef,
+  SPACE_BASE,
+} from "../common.ts";
 import { MAX_UPLOAD_BYTES } from "../../domain/management-rules.ts";
 import { json, pathParam, queryParam } from "../builders.ts";
 import { ref } from "../schemas.ts";
-import type { OpenApiSection, Operation, Parameter, Response, Schema, SecurityRequirement } from "../types.ts";
+import type {
+  OpenApiSection,
+  Operation,
+  Parameter,
+  Response,
+  Schema,
+  SecurityRequirement,
+} from "../types.ts";
 
 export const CONTENT_MANAGEMENT_TAG = "Content Management";
 export const WEBHOOK_TOPICS_EXAMPLE = ["ContentManagement.Entry.publish", "ContentManagement.Asset.*", "*.*"];
@@ -68,6 +82,8 @@ function fromTheSite(operationId: string, summary: string, what: string): Operat
 }
 const TYPES_FROM_MODELS = "content types come from the site's models (models/ in its content directory)";
 const LOCALES_FROM_CONFIG = "locales come from the site's configuration (site.yaml)";
+const NO_ARCHIVE =
+  "entries and assets have no archived state: unpublish to take one off Delivery, or delete it";
 
 /** What clients must set to send uploads here (reference: the upload host). */
 const MAX_UPLOAD_MB = MAX_UPLOAD_BYTES / 1024 / 1024;
@@ -111,7 +127,10 @@ function schemas(): Record<string, Schema> {
         "The typed fields, keyed by locale. A rich-text field takes a document or its `<field>Markdown` twin (the " +
         "twin wins); an Asset link must name a library file (else 422 notResolvable); an Entry link names an entry id.",
       required: ["fields"],
-      properties: { fields: { type: "object", additionalProperties: byLocale }, metadata: { type: "object" } },
+      properties: {
+        fields: { type: "object", additionalProperties: byLocale },
+        metadata: { type: "object" },
+      },
     },
     ManagementEntryCollection: managementCollection("ManagementEntry"),
     ManagementAsset: {
@@ -131,7 +150,8 @@ function schemas(): Record<string, Schema> {
             description: byLocale,
             file: {
               type: "object",
-              description: "Per locale: { contentType, fileName, uploadFrom: Link to an Upload } or { ..., upload: <url> }.",
+              description:
+                "Per locale: { contentType, fileName, uploadFrom: Link to an Upload } or { ..., upload: <url> }.",
               additionalProperties: {
                 type: "object",
                 required: ["fileName"],
@@ -175,7 +195,11 @@ function schemas(): Record<string, Schema> {
         url: { type: "string", format: "uri" },
         topics: {
           type: "array",
-          items: { type: "string", pattern: "^(ContentManagement\\.|\\*\\.)?(Entry|Asset|\\*)\\.(create|save|publish|unpublish|delete|\\*)$" },
+          items: {
+            type: "string",
+            pattern:
+              "^(ContentManagement\\.|\\*\\.)?(Entry|Asset|\\*)\\.(create|save|publish|unpublish|delete|\\*)$",
+          },
           example: WEBHOOK_TOPICS_EXAMPLE,
         },
         headers: {
@@ -214,8 +238,8 @@ export const contentManagementSection: OpenApiSection = {
   tags: [{
     name: CONTENT_MANAGEMENT_TAG,
     group: "Content API",
-    description:
-      "Cloud-mode writes under a management key, with Content-Type `" + MANAGEMENT_MEDIA_TYPE + "`: create, " +
+    description: "Cloud-mode writes under a management key, with Content-Type `" + MANAGEMENT_MEDIA_TYPE +
+      "`: create, " +
       "replace, publish, unpublish and delete entries; upload, process and delete assets; manage webhook definitions. " +
       "The entry and asset reads above answer the management shapes (fields keyed by locale, sys.version) when asked " +
       "with that media type under a management key; their lists accept content_type, skip and limit. Content types " +
@@ -255,7 +279,8 @@ export const contentManagementSection: OpenApiSection = {
         put: op({
           operationId: "putEntry",
           summary: "Create or replace an entry",
-          description: "Creates the entry at this id (201) or replaces its typed fields whole (200): an omitted field is dropped.",
+          description:
+            "Creates the entry at this id (201) or replaces its typed fields whole (200): an omitted field is dropped.",
           parameters: [versionHeader],
           requestBody: body("ManagementEntryWrite"),
           responses: {
@@ -270,16 +295,23 @@ export const contentManagementSection: OpenApiSection = {
         delete: op({
           operationId: "deleteEntry",
           summary: "Delete an entry",
-          description: "Removes the entry and publishes the removal: sync shows a DeletedEntry to older tokens.",
+          description:
+            "Removes the entry and publishes the removal: sync shows a DeletedEntry to older tokens.",
           parameters: [versionHeader],
-          responses: { "204": empty("Deleted."), ...badQuery, "404": responseRef("NotFound"), "409": responseRef("VersionMismatch") },
+          responses: {
+            "204": empty("Deleted."),
+            ...badQuery,
+            "404": responseRef("NotFound"),
+            "409": responseRef("VersionMismatch"),
+          },
         }),
       }, entry),
       ...bothBases("/entries/{entry_id}/published", {
         put: op({
           operationId: "publishEntry",
           summary: "Publish an entry",
-          description: "Publishes the draft at once (event Entry.publish); a required field left empty is 422.",
+          description:
+            "Publishes the draft at once (event Entry.publish); a required field left empty is 422.",
           parameters: [versionHeader],
           responses: {
             "200": answer("Published.", "ManagementEntry"),
@@ -292,7 +324,8 @@ export const contentManagementSection: OpenApiSection = {
         delete: op({
           operationId: "unpublishEntry",
           summary: "Unpublish an entry",
-          description: "Delivery loses it; Preview keeps it (event Entry.unpublish). An entry not published is 400.",
+          description:
+            "Delivery loses it; Preview keeps it (event Entry.unpublish). An entry not published is 400.",
           parameters: [versionHeader],
           responses: {
             "200": answer("Unpublished.", "ManagementEntry"),
@@ -302,11 +335,16 @@ export const contentManagementSection: OpenApiSection = {
           },
         }),
       }, entry),
+      ...bothBases("/entries/{entry_id}/archived", {
+        put: fromTheSite("archiveEntry", "Archive an entry (refused)", NO_ARCHIVE),
+        delete: fromTheSite("unarchiveEntry", "Unarchive an entry (refused)", NO_ARCHIVE),
+      }, entry),
       ...bothBases("/assets", {
         post: op({
           operationId: "createAsset",
           summary: "Create an asset",
-          description: "An asset from fields.file[locale].uploadFrom (an upload) or .upload (a URL fetched through the outbound guard).",
+          description:
+            "An asset from fields.file[locale].uploadFrom (an upload) or .upload (a URL fetched through the outbound guard).",
           requestBody: body("ManagementAssetWrite"),
           responses: {
             "201": answer("Created (pending until processed).", "ManagementAsset"),
@@ -335,14 +373,20 @@ export const contentManagementSection: OpenApiSection = {
           summary: "Delete an asset",
           description: "409 while a record names it (details.used says which).",
           parameters: [versionHeader],
-          responses: { "204": empty("Deleted."), ...badQuery, "404": responseRef("NotFound"), "409": responseRef("VersionMismatch") },
+          responses: {
+            "204": empty("Deleted."),
+            ...badQuery,
+            "404": responseRef("NotFound"),
+            "409": responseRef("VersionMismatch"),
+          },
         }),
       }, asset),
       ...bothBases("/assets/{asset_id}/files/{locale}/process", {
         put: op({
           operationId: "processAsset",
           summary: "Process an asset's file",
-          description: "Takes the bytes into the library at content/uploads/api/<id>/<fileName> (event Asset.publish).",
+          description:
+            "Takes the bytes into the library at content/uploads/api/<id>/<fileName> (event Asset.publish).",
           parameters: [versionHeader],
           responses: {
             "204": empty("Processed."),
@@ -357,7 +401,8 @@ export const contentManagementSection: OpenApiSection = {
         put: op({
           operationId: "publishAsset",
           summary: "Publish an asset",
-          description: "A library file is published by existing: answers the asset. One not processed yet is 422.",
+          description:
+            "A library file is published by existing: answers the asset. One not processed yet is 422.",
           parameters: [versionHeader],
           responses: {
             "200": answer("The asset.", "ManagementAsset"),
@@ -374,6 +419,10 @@ export const contentManagementSection: OpenApiSection = {
           responses: { "400": responseRef("BadQuery"), "404": responseRef("NotFound") },
         }),
       }, asset),
+      ...bothBases("/assets/{asset_id}/archived", {
+        put: fromTheSite("archiveAsset", "Archive an asset (refused)", NO_ARCHIVE),
+        delete: fromTheSite("unarchiveAsset", "Unarchive an asset (refused)", NO_ARCHIVE),
+      }, asset),
       // asset.createFromFiles sends its bytes under the environment, upload.create without it: both are served
       ...bothBases("/uploads", {
         post: op({
@@ -384,7 +433,11 @@ export const contentManagementSection: OpenApiSection = {
             HOST_UPLOAD_NOTE,
           requestBody: {
             required: true,
-            content: { "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } } },
+            content: {
+              "application/octet-stream": {
+                schema: { type: "string", contentMediaType: "application/octet-stream" },
+              },
+            },
           },
           responses: { "201": answer("The upload.", "Upload"), ...badQuery },
         }),
@@ -426,7 +479,12 @@ export const contentManagementSection: OpenApiSection = {
           summary: "List webhook definitions",
           parameters: [
             queryParam("skip", "How many to pass over.", { type: "integer", minimum: 0, default: 0 }),
-            queryParam("limit", "How many to answer.", { type: "integer", minimum: 1, maximum: 1000, default: 100 }),
+            queryParam("limit", "How many to answer.", {
+              type: "integer",
+              minimum: 1,
+              maximum: 1000,
+              default: 100,
+            }),
           ],
           responses: { "200": answer("The definitions.", "WebhookDefinitionCollection"), ...badQuery },
         }),
@@ -438,7 +496,11 @@ export const contentManagementSection: OpenApiSection = {
             "`<Type>.*` and `*.*`. A bad url or topic is 422, and so is a url naming localhost or a loopback or " +
             "private address unless the site allows such targets.",
           requestBody: body("WebhookDefinition"),
-          responses: { "201": answer("Created.", "WebhookDefinition"), ...badQuery, "422": responseRef("ValidationFailed") },
+          responses: {
+            "201": answer("Created.", "WebhookDefinition"),
+            ...badQuery,
+            "422": responseRef("ValidationFailed"),
+          },
         }),
       },
       [`${SPACE_BASE}/webhook_definitions/{webhook_id}`]: {
@@ -446,12 +508,16 @@ export const contentManagementSection: OpenApiSection = {
         get: readOp({
           operationId: "getWebhookDefinition",
           summary: "Get a webhook definition",
-          responses: { "200": answer("The definition.", "WebhookDefinition"), "404": responseRef("NotFound") },
+          responses: {
+            "200": answer("The definition.", "WebhookDefinition"),
+            "404": responseRef("NotFound"),
+          },
         }),
         put: op({
           operationId: "putWebhookDefinition",
           summary: "Replace a webhook definition",
-          description: "Needs the current version. One declared in the site's configuration (source file) is 405.",
+          description:
+            "Needs the current version. One declared in the site's configuration (source file) is 405.",
           parameters: [versionHeader],
           requestBody: body("WebhookDefinition"),
           responses: {
@@ -467,7 +533,12 @@ export const contentManagementSection: OpenApiSection = {
           summary: "Delete a webhook definition",
           description: "One declared in the site's configuration (source file) is 405.",
           parameters: [versionHeader],
-          responses: { "204": empty("Deleted."), ...badQuery, "404": responseRef("NotFound"), "409": responseRef("VersionMismatch") },
+          responses: {
+            "204": empty("Deleted."),
+            ...badQuery,
+            "404": responseRef("NotFound"),
+            "409": responseRef("VersionMismatch"),
+          },
         }),
       },
       "/api/content/sweep-uploads": {
@@ -485,7 +556,10 @@ export const contentManagementSection: OpenApiSection = {
             }),
           ],
           responses: {
-            "200": { description: "What was removed.", content: json({ type: "object", additionalProperties: true }) },
+            "200": {
+              description: "What was removed.",
+              content: json({ type: "object", additionalProperties: true }),
+            },
             ...badQuery,
             "401": responseRef("AccessTokenInvalid"),
           },
@@ -508,7 +582,9 @@ export const contentManagementSection: OpenApiSection = {
                 type: "object",
                 required: ["claimed", "delivered", "retrying", "failed"],
                 properties: Object.fromEntries(
-                  ["claimed", "delivered", "retrying", "failed"].map((name) => [name, { type: "integer", minimum: 0 }]),
+                  ["claimed", "delivered", "retrying", "failed"].map((
+                    name,
+                  ) => [name, { type: "integer", minimum: 0 }]),
                 ),
               }),
             },
@@ -534,7 +610,9 @@ export const contentManagementSection: OpenApiSection = {
                 type: "object",
                 required: ["claimed", "pushed", "retrying", "failed"],
                 properties: Object.fromEntries(
-                  ["claimed", "pushed", "retrying", "failed"].map((name) => [name, { type: "integer", minimum: 0 }]),
+                  ["claimed", "pushed", "retrying", "failed"].map((
+                    name,
+                  ) => [name, { type: "integer", minimum: 0 }]),
                 ),
               }),
             },
@@ -557,7 +635,10 @@ export const contentManagementSection: OpenApiSection = {
             "path ['fields', <field>], details }.",
           "ValidationFailed",
         ),
-        BadRequest: errorAnswer("BadRequest: a write in git mode, or to content types and locales; the message says why.", "BadRequest"),
+        BadRequest: errorAnswer(
+          "BadRequest: a write in git mode, or to content types and locales; the message says why.",
+          "BadRequest",
+        ),
       },
       securitySchemes: {
         serviceRole: {
