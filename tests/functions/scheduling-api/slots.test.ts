@@ -126,6 +126,45 @@ const zones = fc.constantFrom(
 const hhmm = (m: number) =>
   `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
 
+/** A wall clock reading of an instant in a zone, read by Intl (independent of the code under test). */
+function wallClock(ms: number, zone: string): { date: string; minutes: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone: zone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).formatToParts(ms).map((p) => [p.type, p.value]),
+  );
+  return {
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+  };
+}
+
+/**
+ * Whether a slot lies within daily hours [startM, endM) as the host's own clock reads them. On a day
+ * whose clock jumps, an hour of slack: hours that begin or end in a skipped hour move with the jump.
+ */
+function insideWallHours(slot: { start: number; end: number }, zone: string, startM: number, endM: number) {
+  if (startM === 0 && endM === 1440) return true; // every hour of every day: slots may span midnight
+  const s = wallClock(slot.start, zone), e = wallClock(slot.end, zone);
+  const nextDay = new Date(Date.parse(`${s.date}T12:00:00Z`) + DAY).toISOString().slice(0, 10);
+  const endMinutes = e.date === s.date ? e.minutes : e.date === nextDay && e.minutes === 0 ? 1440 : Infinity;
+  // the offsets either side of the date (from UTC-14 to UTC+14) differ when its clock may jump
+  const offsetAt = (ms: number) => {
+    const w = wallClock(ms, zone);
+    return Date.parse(`${w.date}T00:00:00Z`) + w.minutes * MIN - ms;
+  };
+  const noon = Date.parse(`${s.date}T12:00:00Z`);
+  const jumps = offsetAt(noon - 26 * 60 * MIN) !== offsetAt(noon + 26 * 60 * MIN);
+  const slack = jumps ? 60 : 0;
+  return s.minutes >= startM - slack && endMinutes <= endM + slack;
+}
+
 test("property: no slot overlaps held time (with buffers) or leaves the hosts' hours, in any zone and DST week", () => {
   fc.assert(
     fc.property(
@@ -187,6 +226,10 @@ test("property: no slot overlaps held time (with buffers) or leaves the hosts' h
                 w.start <= slot.start && slot.end <= w.end
               ),
               "inside the host's hours",
+            );
+            assert.ok(
+              insideWallHours(slot, h.zone, startM, endM),
+              "inside the hours on the host's wall clock",
             );
             for (const b of h.busy) {
               assert.ok(!(b.start < padded.end && padded.start < b.end), "never overlaps held time");
