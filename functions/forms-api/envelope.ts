@@ -85,7 +85,7 @@ export function errorResponse(error: FormsError, requestId?: string): Response {
 /** The one translator of the domain's typed errors into the envelope. */
 export function fromDomainError(error: unknown): FormsError | undefined {
   if (error instanceof FormsError) return error;
-  if (error instanceof ArgumentError) return invalid(error.message, error.argument);
+  if (error instanceof ArgumentError) return invalid(error.message, error.argument, error.where);
   if (error instanceof AnswerError) return invalid(error.message, error.ref, "body");
   if (error instanceof DefinitionError || error instanceof DocumentError) {
     const field = error instanceof DefinitionError && error.path.length ? error.path.join(".") : undefined;

@@ -1,7 +1,7 @@
 // Query-argument readers shared by the Forms API's routes. They throw ArgumentError naming the
 // argument; the routes turn it into VALIDATION_ERROR.
 export class ArgumentError extends Error {
-  constructor(message: string, readonly argument: string) {
+  constructor(message: string, readonly argument: string, readonly where: "query" | "body" = "query") {
     super(message);
   }
 }

@@ -20,29 +20,35 @@ export interface WebhookInput {
  */
 export function webhookInput(body: unknown, creating: boolean): WebhookInput {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new ArgumentError("the body must be a JSON object { url, enabled?, secret?, verify_ssl? }", "body");
+    throw new ArgumentError(
+      "the body must be a JSON object { url, enabled?, secret?, verify_ssl? }",
+      "body",
+      "body",
+    );
   }
   const b = body as Record<string, unknown>;
   const out: WebhookInput = {};
   if (b.url !== undefined && b.url !== null) {
-    if (typeof b.url !== "string") throw new ArgumentError("url must be text", "url");
+    if (typeof b.url !== "string") throw new ArgumentError("url must be text", "url", "body");
     const problem = webhookUrlProblem(b.url);
-    if (problem) throw new ArgumentError(problem, "url");
+    if (problem) throw new ArgumentError(problem, "url", "body");
     out.url = b.url;
-  } else if (creating) throw new ArgumentError("url is required", "url");
+  } else if (creating) throw new ArgumentError("url is required", "url", "body");
   if (b.enabled !== undefined && b.enabled !== null) {
-    if (typeof b.enabled !== "boolean") throw new ArgumentError("enabled must be true or false", "enabled");
+    if (typeof b.enabled !== "boolean") {
+      throw new ArgumentError("enabled must be true or false", "enabled", "body");
+    }
     out.enabled = b.enabled;
   }
   if (b.verify_ssl !== undefined && b.verify_ssl !== null) {
     if (typeof b.verify_ssl !== "boolean") {
-      throw new ArgumentError("verify_ssl must be true or false", "verify_ssl");
+      throw new ArgumentError("verify_ssl must be true or false", "verify_ssl", "body");
     }
     out.verifySsl = b.verify_ssl;
   }
   if (b.secret !== undefined) {
     if (b.secret !== null && (typeof b.secret !== "string" || b.secret.length > 512)) {
-      throw new ArgumentError("secret must be text of at most 512 characters", "secret");
+      throw new ArgumentError("secret must be text of at most 512 characters", "secret", "body");
     }
     out.secret = b.secret === "" ? null : b.secret as string | null;
   }

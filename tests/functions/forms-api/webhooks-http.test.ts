@@ -98,6 +98,7 @@ test("subscription refusals: the tag rule, the url, the body", async () => {
     assert.equal(res.status, 400, `${tag} ${body}`);
     assert.equal(res.body.code, "VALIDATION_ERROR", `${tag} ${body}`);
     assert.equal(res.body.details?.[0]?.field, field, `${tag} ${body}`);
+    assert.equal(res.body.details?.[0]?.in, field === "tag" ? "path" : "body", `${tag} ${body}`);
   }
   assert.equal((await api(`/forms/nope/webhooks/x`, { method: "PUT", body: ok })).body.code, "NOT_FOUND");
 });
