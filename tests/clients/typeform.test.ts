@@ -10,11 +10,12 @@ import { makeForm, respond, SURVEY, visit } from "../functions/forms-api/support
 const host = await testHost();
 const client = createClient({ token: await host.key("forms"), apiBaseUrl: `${host.baseUrl}/api` });
 
-async function apiError(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+type ClientError = { code: string; message: string; details?: { field?: string; in?: string }[] };
+async function apiError(promise: Promise<unknown>): Promise<ClientError> {
   try {
     await promise;
   } catch (error) {
-    return error as { code: string; message: string };
+    return error as ClientError;
   }
   throw new Error("expected the client to throw");
 }
@@ -49,6 +50,11 @@ test("errors reach the client as ApiError with the envelope's code and descripti
   assert.equal((await apiError(wrongKind.forms.list())).code, "FORBIDDEN");
   const badSize = await apiError(client.responses.list({ uid: "feedback", pageSize: 5000 }));
   assert.equal(badSize.code, "VALIDATION_ERROR");
+  assert.deepEqual(
+    badSize.details?.map((d) => [d.field, d.in]),
+    [["page_size", "query"]],
+    "the client hands on the envelope's details",
+  );
   // an instant Postgres cannot hold is the client's mistake, not a server error
   const farPast = await apiError(client.responses.list({ uid: "feedback", since: "0000-01-01T00:00:00Z" }));
   assert.equal(farPast.code, "VALIDATION_ERROR");
