@@ -204,8 +204,8 @@ export function pageRoutes(ctx: FunctionContext) {
     const { doc } = await form(c, slug);
     const body = await json(c);
     const fields = new Map(allFields(doc.core).map((f) => [f.ref, f]));
-    const slides = new Set(doc.core.fields.map((g) => g.ref));
-    const slide = typeof body.slide === "string" && slides.has(body.slide) ? body.slide : undefined;
+    const slides = doc.core.fields.map((g) => g.ref);
+    const slide = typeof body.slide === "string" && slides.includes(body.slide) ? body.slide : undefined;
     const given = body.answers === undefined ? {} : body.answers;
     if (typeof given !== "object" || given === null || Array.isArray(given)) {
       throw invalid("answers must be an object", "answers", "body");
@@ -215,10 +215,15 @@ export function pageRoutes(ctx: FunctionContext) {
       const answers = { ...row.answers };
       applyAnswers(answers, given as Record<string, unknown>, fields);
       const seen = slide && !row.seen.includes(slide) ? [...row.seen, slide] : row.seen;
+      // the furthest slide reached, not the latest: a visitor who went Back and left dropped off where
+      // they had got to (insights count a slide's dropoffs as those that went no further)
+      const furthest = slide && slides.indexOf(slide) > slides.indexOf(row.last_slide ?? "")
+        ? slide
+        : row.last_slide;
       await saveProgress(tx, token, {
         answers,
         seen,
-        lastSlide: slide ?? row.last_slide,
+        lastSlide: furthest,
         searchText: searchText(answers, row.hidden),
         now: ctx.clock.now(),
       });

@@ -532,6 +532,23 @@ test("insights: views and dropoffs per field, visits per platform and overall, c
   });
 });
 
+test("insights: a visitor who went back a slide and left dropped off on the furthest slide reached", async () => {
+  const slug = await makeForm(host, "back", SURVEY);
+  const v = await visit(host, slug);
+  for (const slide of ["group-1", "group-2", "group-1"]) {
+    const res = await v.patch({ slide });
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  }
+  // a slide the form does not have changes nothing
+  await (await v.patch({ slide: "group-9" })).body?.cancel();
+  const { body } = await api(`/insights/${slug}/summary`);
+  const field = (ref: string) => body.fields.find((f: { ref: string }) => f.ref === ref);
+  assert.deepEqual([field("name").views, field("name").dropoffs], [1, 0], "slide one: went further");
+  assert.deepEqual([field("stars").views, field("stars").dropoffs], [1, 1], "slide two: the furthest");
+  assert.deepEqual([field("note").views, field("note").dropoffs], [0, 0]);
+});
+
 test("the form page's routes are limited per visitor address: 429 TOO_MANY_REQUESTS with Retry-After", async () => {
   const slug = await makeForm(host, "limit", SURVEY);
   const address = uniqueAddress();
