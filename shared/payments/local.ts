@@ -8,6 +8,7 @@ import type { Clock } from "../clock.ts";
 import type { Sql } from "../db.ts";
 import { escapeHtml } from "../html.ts";
 import { randomBase62 } from "../ids.ts";
+import { storableText } from "../input-text.ts";
 import type { Secrets } from "../secrets.ts";
 import { formatMinorUnits } from "./money.ts";
 import { checkoutSessionState, parseEvent, signPayload, verifySignature } from "./signature.ts";
@@ -227,6 +228,13 @@ export function localCheckoutApp(deps: LocalDeps): Hono {
     const email = typeof form.email === "string" && form.email.trim()
       ? form.email.trim()
       : row.customer_email;
+    // as Stripe's page does, an address that is no address is asked for again (nothing is paid)
+    if (email !== null && !isPayerEmail(email)) {
+      return c.redirect(
+        `/pay/local/${row.id}?error=${encodeURIComponent("enter a valid email address")}`,
+        303,
+      );
+    }
     const country = typeof form.country === "string" && row.shipping_countries.includes(form.country)
       ? form.country
       : row.shipping_countries[0] ?? null;
@@ -255,6 +263,11 @@ export function localCheckoutApp(deps: LocalDeps): Hono {
   });
 
   return app;
+}
+
+/** An address a payer can give: email-shaped, of a sane length, text Postgres can hold. */
+function isPayerEmail(email: string): boolean {
+  return email.length <= 254 && storableText(email) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 }
 
 function checkoutPage(row: SessionRow, error?: string): string {

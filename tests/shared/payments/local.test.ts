@@ -151,6 +151,37 @@ test("paying again after a failed delivery resends the same event, never a secon
   }
 });
 
+test("an address that is no address (or holds a NUL) is asked for again: nothing is paid or posted", async () => {
+  const hook = receiver();
+  const { provider, app, sql } = setup();
+  try {
+    const session = await provider.createCheckoutSession(input(hook.url));
+    for (const email of ["not an address", "nul\u0000@example.org", `${"x".repeat(260)}@example.org`]) {
+      const pay = await app.request(`http://shop.test/${session.id}/pay`, {
+        method: "POST",
+        body: new URLSearchParams({ email }),
+      });
+      assert.equal(pay.status, 303);
+      assert.equal(
+        pay.headers.get("location"),
+        `/pay/local/${session.id}?error=${encodeURIComponent("enter a valid email address")}`,
+      );
+    }
+    assert.equal(hook.deliveries.length, 0);
+    const [row] = await sql`select status, event from public.payment_sessions where id = ${session.id}`;
+    assert.deepEqual({ ...row }, { status: "open", event: null });
+    const paid = await app.request(`http://shop.test/${session.id}/pay`, {
+      method: "POST",
+      body: new URLSearchParams({ email: "payer@example.org" }),
+    });
+    assert.equal(paid.headers.get("location"), "http://shop.test/app?checkout=success");
+    const event = await provider.verifyEvent(hook.deliveries[0].body, hook.deliveries[0].signature);
+    assert.equal(event.customerEmail, "payer@example.org");
+  } finally {
+    await hook.close();
+  }
+});
+
 test("a session visited after it expired posts checkout.session.expired once and cannot be paid", async () => {
   const hook = receiver();
   const { provider, app, clock } = setup();
