@@ -24,6 +24,7 @@ import { storableText, unstorableParameter } from "../../shared/input-text.ts";
 import { contentAccess, type ContentEnv } from "./access.ts";
 import { badQuery, ContentError, contentErrorHandler, notFound } from "./envelope.ts";
 import { deliveryRoutes, spaceOf } from "./routes/delivery.ts";
+import { spaceLink } from "./domain/shape.ts";
 import { mediaHandler } from "./routes/media.ts";
 import { managementRoutes } from "./routes/management.ts";
 import { sweepHandler, uploadRoutes } from "./routes/management-uploads.ts";
@@ -44,7 +45,12 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
   app.use(
     "*",
     openCors({
-      allowHeaders: ["X-Contentful-User-Agent", "X-Contentful-Version", "X-Contentful-Content-Type", "If-None-Match"],
+      allowHeaders: [
+        "X-Contentful-User-Agent",
+        "X-Contentful-Version",
+        "X-Contentful-Content-Type",
+        "If-None-Match",
+      ],
       exposeHeaders: [
         "ETag",
         "X-Contentful-Request-Id",
@@ -83,21 +89,35 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
   // the space and environment in the path must be this site's
   space.use("*", async (c, next) => {
     if (c.req.param("space") !== spaceOf(c)) {
-      throw new ContentError("NotFound", "The resource could not be found.", { type: "Space", id: c.req.param("space") });
+      throw new ContentError("NotFound", "The resource could not be found.", {
+        type: "Space",
+        id: c.req.param("space"),
+      });
     }
     // params of the routes below are not known yet in this middleware: read the environment off the path
     const environment = c.req.path.match(/\/spaces\/[^/]+\/environments\/([^/]+)/)?.[1];
     if (environment !== undefined && environment !== "master") {
-      throw new ContentError("NotFound", "The resource could not be found.", { type: "Environment", id: environment });
+      throw new ContentError("NotFound", "The resource could not be found.", {
+        type: "Environment",
+        id: environment,
+      });
     }
     await next();
   });
-  space.get("/environments/:environment", (c) =>
-    c.req.path.endsWith("/environments/master") || c.req.path.endsWith("/environments/master/")
-      ? c.json({ sys: { type: "Environment", id: "master" }, name: "master" }, 200, {
-        "Content-Type": "application/vnd.contentful.delivery.v1+json",
-      })
-      : c.notFound());
+  space.get(
+    "/environments/:environment",
+    (c) =>
+      c.req.path.endsWith("/environments/master") || c.req.path.endsWith("/environments/master/")
+        // sys.space too: the management client's legacy environment object builds every address from it
+        ? c.json(
+          { sys: { type: "Environment", id: "master", space: spaceLink(spaceOf(c)) }, name: "master" },
+          200,
+          {
+            "Content-Type": "application/vnd.contentful.delivery.v1+json",
+          },
+        )
+        : c.notFound(),
+  );
   const sync = syncHandler(ctx);
   space.get("/sync", sync);
   space.get("/environments/:environment/sync", sync);
@@ -123,7 +143,9 @@ const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
   const url = new URL(c.req.url);
   if (!url.pathname.split("/").every((segment) => storableText(decodedSegment(segment)))) throw notFound();
   if (unstorableParameter(url) !== undefined) {
-    throw badQuery("A query parameter holds the NUL character or a lone surrogate, which no value can contain.");
+    throw badQuery(
+      "A query parameter holds the NUL character or a lone surrogate, which no value can contain.",
+    );
   }
   await next();
 };

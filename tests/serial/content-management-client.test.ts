@@ -12,6 +12,7 @@ import {
   unique,
 } from "./content-management-support.ts";
 import { createClient as deliveryClient } from "contentful";
+import { createClient as createManagementClient } from "contentful-management";
 
 const { key, maker } = await makerKey();
 const client = managementClient(key);
@@ -256,4 +257,68 @@ test("asset.update renames with the version (a stale one is VersionMismatch); as
     const found = await client.asset.getMany({ query: { "fields.title": title } });
     assert.deepEqual(found.items.map((a) => a.sys.id), [asset.sys.id]);
     await client.asset.delete({ assetId: asset.sys.id });
+  }));
+
+test("the client's nested (legacy) API: space, environment, entry and asset lifecycle, types, locales, webhooks", () =>
+  inCloudMode(async () => {
+    const legacy = createManagementClient({
+      accessToken: key,
+      host: host.host,
+      hostUpload: host.host,
+      insecure: true,
+      basePath: "/api/content",
+      retryOnError: false,
+    }, { type: "legacy" });
+    const space = await legacy.getSpace(host.space);
+    const environment = await space.getEnvironment("master");
+    assert.equal(
+      environment.sys.space.sys.id,
+      host.space,
+      "the environment names its space, as the client needs",
+    );
+
+    const title = unique("Nested lifecycle");
+    const entry = await environment.createEntry("article", { fields: { title: { "en-US": title } } });
+    entry.fields.summary = { "en-US": "Written through the nested API." };
+    const updated = await entry.update();
+    assert.equal(updated.fields.summary["en-US"], "Written through the nested API.");
+    const published = await updated.publish();
+    assert.ok(published.isPublished());
+    const delivered = await delivery.getEntry(published.sys.id);
+    assert.equal(delivered.fields.title, title);
+    const unpublished = await published.unpublish();
+    assert.ok(!unpublished.isPublished());
+    const listed = await environment.getEntries({ content_type: "article", "sys.id": unpublished.sys.id });
+    assert.deepEqual(listed.items.map((e) => e.sys.id), [unpublished.sys.id]);
+    await unpublished.delete();
+    await assert.rejects(environment.getEntry(unpublished.sys.id));
+
+    const asset = await environment.createAssetFromFiles({
+      fields: {
+        title: { "en-US": "Nested asset" },
+        description: { "en-US": "" },
+        file: {
+          "en-US": {
+            contentType: "image/png",
+            fileName: "nested.png",
+            file: pngBytes(3, 2).buffer as ArrayBuffer,
+          },
+        },
+      },
+    });
+    const processed = await asset.processForAllLocales({ processingCheckWait: 50 });
+    const file = processed.fields.file["en-US"] as { url?: string; details?: { image?: unknown } };
+    assert.match(file.url ?? "", /nested\.png$/);
+    assert.deepEqual(file.details?.image, { width: 3, height: 2 });
+    const publishedAsset = await processed.publish();
+    await publishedAsset.delete();
+
+    assert.ok((await environment.getContentTypes()).items.some((t) => t.sys.id === "article"));
+    assert.equal((await environment.getContentType("article")).sys.id, "article");
+    assert.deepEqual((await environment.getLocales()).items.map((l) => l.code), ["en-US", "de-DE"]);
+    const hook = await space.createWebhook(
+      { name: unique("nested"), url: "https://hooks.example/x", topics: ["Entry.*"] } as any,
+    );
+    assert.ok((await space.getWebhooks()).items.some((w) => w.sys.id === hook.sys.id));
+    await hook.delete();
   }));

@@ -35,7 +35,11 @@ test("the space answers at its address, with the trailing slash the client sends
 });
 
 test("the environment master answers; another environment or space is NotFound with details", async () => {
-  assert.deepEqual((await get(env)).body.sys, { type: "Environment", id: "master" });
+  assert.deepEqual((await get(env)).body.sys, {
+    type: "Environment",
+    id: "master",
+    space: { sys: { type: "Link", linkType: "Space", id: host.space } },
+  });
   const otherEnv = await get(`${base}/environments/staging/entries`);
   assertError(otherEnv, 404, "NotFound");
   assert.deepEqual(otherEnv.body.details, { type: "Environment", id: "staging" });
