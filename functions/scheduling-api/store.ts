@@ -105,9 +105,16 @@ export interface BookingFilter {
   attendeeName?: string;
   bookingUid?: string;
   eventTypeSlugs?: string[];
+  /** the types of the teams asked for (teamId, teamsIds) */
+  teamTypeSlugs?: string[];
   afterStart?: Date;
   beforeEnd?: Date;
-  sortStart?: "asc" | "desc";
+  afterCreatedAt?: Date;
+  beforeCreatedAt?: Date;
+  afterUpdatedAt?: Date;
+  beforeUpdatedAt?: Date;
+  /** the order, in Cal's precedence: start, end, created, updated (start ascending when none is asked) */
+  sort: { field: "start" | "end" | "created" | "updated"; direction: "asc" | "desc" }[];
   take: number;
   skip: number;
   now: Date;
@@ -134,6 +141,9 @@ export async function listBookings(db: Db, f: BookingFilter): Promise<{ rows: Bo
   if (f.statuses.length) {
     statusClause = f.statuses.map(status).reduce((a, b) => db`${a} or ${b}`);
   }
+  // compared as the API shows them (milliseconds), so a booking's own createdAt or updatedAt bounds it
+  const createdMs = db`date_trunc('milliseconds', b.created_at)`;
+  const updatedMs = db`date_trunc('milliseconds', b.updated_at)`;
   // one set of filters for the page and for its count
   const matching = db`
      (${statusClause})
@@ -145,17 +155,32 @@ export async function listBookings(db: Db, f: BookingFilter): Promise<{ rows: Bo
   }
      ${f.bookingUid ? db`and b.uid = ${f.bookingUid}` : db``}
      ${f.eventTypeSlugs ? db`and b.event_type_slug = any(${f.eventTypeSlugs}::text[])` : db``}
+     ${f.teamTypeSlugs ? db`and b.event_type_slug = any(${f.teamTypeSlugs}::text[])` : db``}
      ${f.afterStart ? db`and b.start_at >= ${f.afterStart}` : db``}
      ${f.beforeEnd ? db`and b.end_at <= ${f.beforeEnd}` : db``}
+     ${f.afterCreatedAt ? db`and ${createdMs} >= ${f.afterCreatedAt}` : db``}
+     ${f.beforeCreatedAt ? db`and ${createdMs} <= ${f.beforeCreatedAt}` : db``}
+     ${f.afterUpdatedAt ? db`and ${updatedMs} >= ${f.afterUpdatedAt}` : db``}
+     ${f.beforeUpdatedAt ? db`and ${updatedMs} <= ${f.beforeUpdatedAt}` : db``}
      ${
     f.onlyFor ? db`and (lower(b.attendee_email) = ${f.onlyFor} or ${f.onlyFor} = any(b.host_emails))` : db``
   }`;
-  const direction = f.sortStart === "desc" ? db`desc` : db`asc`;
+  const column = {
+    start: db`b.start_at`,
+    end: db`b.end_at`,
+    created: db`b.created_at`,
+    updated: db`b.updated_at`,
+  };
+  const sort = f.sort.length ? f.sort : [{ field: "start", direction: "asc" } as const];
+  const order = [
+    ...sort.map((s) => db`${column[s.field]} ${s.direction === "desc" ? db`desc` : db`asc`}`),
+    sort[0].direction === "desc" ? db`b.id desc` : db`b.id asc`,
+  ].reduce((a, b) => db`${a}, ${b}`);
   const rows = await db<(BookingRow & { total: number })[]>`
     select b.*, count(*) over () as total
       from public.scheduling_bookings b
      where ${matching}
-     order by b.start_at ${direction}, b.id ${direction}
+     order by ${order}
      limit ${f.take} offset ${f.skip}`;
   let total = rows[0]?.total ?? 0;
   if (!rows.length && f.skip > 0) {

@@ -73,7 +73,7 @@ export function eventTypeOut(type: EventType, publicUrl: string) {
     })),
     schedulingType: type.schedulingType,
     assignAllTeamMembers: type.assignAllTeamMembers,
-    teamId: type.team ? teamId(type.team) : null,
+    teamId: type.team ? teamIdOf(type.team) : null,
     bookingLimitsCount: type.limitsCount,
     bookingLimitsDuration: type.limitsDuration,
     bookingWindow: type.bookingWindow,
@@ -81,7 +81,8 @@ export function eventTypeOut(type: EventType, publicUrl: string) {
   };
 }
 
-function teamId(team: string): number {
+/** A team's id: stable, from the name the session records give it. */
+export function teamIdOf(team: string): number {
   return fnv31(`team:${team}`);
 }
 

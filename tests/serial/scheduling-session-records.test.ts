@@ -2,7 +2,7 @@
 // catalogue stamp makes them types at once) and removed after it. Paid types a checkout must refuse,
 // a mandatory round-robin host, assignAllTeamMembers, a range booking window, a time-based confirmation
 // policy, and count limits per month and year. Serial: the records change every caller's catalogue.
-// These tests take the weeks from 2031-01-06 + 128..137 and 160.
+// These tests take the weeks from 2031-01-06 + 128..138 and 160.
 import assert from "node:assert/strict";
 import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
 import { test } from "../helpers/test.ts";
@@ -535,5 +535,36 @@ test("a paid checkout carries the booking's answers: fields, notes, guests and m
     assert.equal(booking.description, "Bring the numbers");
     assert.deepEqual(booking.guests, ["colleague@example.com"]);
     assert.equal(booking.metadata.campaign, "spring");
+  });
+});
+
+test("list by teamId and teamsIds: the bookings of the team's types", async () => {
+  await withSessions([
+    { slug: "t-team-support", host: "ada", options: { team: "support" } },
+    { slug: "t-team-sales", host: "linus", options: { team: "sales" } },
+  ], async () => {
+    const email = `teams-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const book = async (slug: string, start: string) => {
+      const r = await call("POST", "/bookings", key, {
+        ...guestBooking(slug, start),
+        attendee: { name: "Teams", email, timeZone: "UTC" },
+      });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      return r.body.data.uid;
+    };
+    const support = await book("t-team-support", at(138, 1, "08:00"));
+    const sales = await book("t-team-sales", at(138, 2, "09:00"));
+    const other = await book("intro-call", at(138, 3, "08:00"));
+    const list = async (params: string) =>
+      (await call("GET", `/bookings?attendeeEmail=${encodeURIComponent(email)}&${params}`, key)).body.data
+        .map((b: any) => b.uid);
+    assert.deepEqual(await list(""), [support, sales, other]);
+    assert.deepEqual(await list(`teamId=${fnv31("team:support")}`), [support]);
+    assert.deepEqual(await list(`teamsIds=${fnv31("team:support")},${fnv31("team:sales")}`), [
+      support,
+      sales,
+    ]);
+    assert.deepEqual(await list("teamId=12345"), []);
+    assertError(await call("GET", "/bookings?teamId=support", key), 400, "BAD_REQUEST");
   });
 });

@@ -18,11 +18,18 @@ import { bookingIcs } from "../domain/ics.ts";
 import { isZone } from "../domain/zones.ts";
 import { badRequest, pagination, success } from "../envelope.ts";
 import { type BookingFilter, listBookings } from "../store.ts";
-import { bookingOut } from "../wire.ts";
+import { bookingOut, teamIdOf } from "../wire.ts";
 import { bookableType, catalogOf, depsOf, intParam, isEmail, jsonBody, parseInstant } from "./common.ts";
 
 type C = Context<SchedulingEnv>;
 const STATUSES = ["upcoming", "past", "cancelled", "unconfirmed", "recurring"] as const;
+/** Cal's sort parameters, in the precedence its list applies them */
+const SORTS = [
+  ["sortStart", "start"],
+  ["sortEnd", "end"],
+  ["sortCreated", "created"],
+  ["sortUpdatedAt", "updated"],
+] as const;
 
 function optionalText(body: Record<string, unknown>, field: string, max = 5000): string | null {
   const v = body[field];
@@ -182,9 +189,14 @@ export function bookingRoutes(ctx: FunctionContext) {
           throw badRequest(`status must be among ${STATUSES.join(", ")}`);
         }
       }
-      const sortStart = q("sortStart");
-      if (sortStart && sortStart !== "asc" && sortStart !== "desc") {
-        throw badRequest("sortStart must be asc or desc");
+      const sort: BookingFilter["sort"] = [];
+      for (const [parameter, field] of SORTS) {
+        const direction = q(parameter);
+        if (direction === undefined) continue;
+        if (direction !== "asc" && direction !== "desc") {
+          throw badRequest(`${parameter} must be asc or desc`, { parameter });
+        }
+        sort.push({ field, direction });
       }
       const slugs: string[] = [];
       const ids = [q("eventTypeId"), ...(q("eventTypeIds")?.split(",") ?? [])].filter((x): x is string =>
@@ -195,6 +207,19 @@ export function bookingRoutes(ctx: FunctionContext) {
         slugs.push(catalog.types.find((t) => t.id === Number(id))?.slug ?? `#${id}`);
       }
       if (q("eventTypeSlug")) slugs.push(q("eventTypeSlug")!);
+      // a team's bookings are those of its types (a type's teamId is the one its record names)
+      const teamIds = [q("teamId"), ...(q("teamsIds")?.split(",") ?? [])].filter((x): x is string =>
+        Boolean(x?.trim())
+      );
+      for (const id of teamIds) {
+        if (!/^\d+$/.test(id.trim())) throw badRequest("teamId must be an integer", { parameter: "teamId" });
+      }
+      const teamTypeSlugs = teamIds.length
+        ? catalog.types.filter((t) => t.team && teamIds.some((id) => Number(id) === teamIdOf(t.team!)))
+          .map((t) => t.slug)
+        : undefined;
+      const instant = (name: string, endOfDay = false) =>
+        q(name) ? new Date(parseInstant(q(name), name, endOfDay)) : undefined;
       // Cal turns spaces in attendeeEmail back into '+' (an unencoded '+' arrives as a space)
       const attendeeEmail = q("attendeeEmail")?.replace(/ /g, "+");
       const filter: BookingFilter = {
@@ -203,9 +228,14 @@ export function bookingRoutes(ctx: FunctionContext) {
         attendeeName: q("attendeeName"),
         bookingUid: q("bookingUid"),
         eventTypeSlugs: slugs.length ? slugs : undefined,
-        afterStart: q("afterStart") ? new Date(parseInstant(q("afterStart"), "afterStart")) : undefined,
-        beforeEnd: q("beforeEnd") ? new Date(parseInstant(q("beforeEnd"), "beforeEnd", true)) : undefined,
-        sortStart: sortStart as "asc" | "desc" | undefined,
+        teamTypeSlugs,
+        afterStart: instant("afterStart"),
+        beforeEnd: instant("beforeEnd", true),
+        afterCreatedAt: instant("afterCreatedAt"),
+        beforeCreatedAt: instant("beforeCreatedAt", true),
+        afterUpdatedAt: instant("afterUpdatedAt"),
+        beforeUpdatedAt: instant("beforeUpdatedAt", true),
+        sort,
         take: intParam(q("take") ?? q("limit"), "take", 1, 250, 100),
         skip: intParam(q("skip"), "skip", 0, 1_000_000, 0),
         now: ctx.clock.now(),

@@ -2,7 +2,7 @@
 // dates in a sane range on every route, a person reaching a type their plan excludes hears why, a move
 // stays within the allowance and is not blocked by its own minutes, list counts keep every filter, and
 // a booking's metadata never shows the service's own state. These tests take the weeks from 2031-01-06
-// + 110..113 and 117.
+// + 110..113, 117 and 118.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { addDays, assertError, call, guestBooking, host, hostPerson, monday, person } from "./support.ts";
@@ -152,6 +152,51 @@ test("text Postgres cannot hold (NUL, a lone surrogate) or a body nested too dee
   const [{ n }] = await host.ctx.sql<{ n: number }[]>`
     select count(*)::int as n from public.scheduling_bookings where start_at = ${at(117, 1, "09:00")}`;
   assert.equal(n, 1);
+});
+
+test("list: Cal's created and updated ranges and its other sorts (sortEnd, sortCreated, sortUpdatedAt); bad ones are 400", async () => {
+  const email = `sorted-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const make = async (start: string, lengthInMinutes: number) => {
+    const r = await call("POST", "/bookings", key, {
+      ...guestBooking("intro-call", start),
+      lengthInMinutes,
+      attendee: { name: "Sorted", email, timeZone: "UTC" },
+    });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    return r.body.data;
+  };
+  // made in the order a, b, c; c starts first, a ends last
+  const a = await make(at(118, 3, "09:00"), 30);
+  const b = await make(at(118, 2, "09:00"), 15);
+  const c = await make(at(118, 1, "09:00"), 15);
+  const moved =
+    (await call("POST", `/bookings/${b.uid}/reschedule`, key, { start: at(118, 2, "10:00") })).body
+      .data;
+  const list = async (params: string) => {
+    const r = await call("GET", `/bookings?attendeeEmail=${encodeURIComponent(email)}&${params}`, key);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.data.map((x: any) => x.uid);
+  };
+  assert.deepEqual(await list(""), [c.uid, b.uid, a.uid], "by start, ascending, unless asked");
+  assert.deepEqual(await list("sortEnd=desc"), [a.uid, b.uid, c.uid]);
+  assert.deepEqual(await list("sortCreated=desc"), [c.uid, b.uid, a.uid]);
+  assert.deepEqual(await list("sortCreated=asc"), [a.uid, b.uid, c.uid]);
+  assert.deepEqual((await list("sortUpdatedAt=desc"))[0], b.uid, "the moved one was updated last");
+  // the bounds are inclusive
+  assert.deepEqual(await list(`afterCreatedAt=${b.createdAt}`), [c.uid, b.uid]);
+  assert.deepEqual(await list(`beforeCreatedAt=${b.createdAt}`), [b.uid, a.uid]);
+  assert.deepEqual(await list(`afterUpdatedAt=${moved.updatedAt}`), [b.uid]);
+  assert.deepEqual(await list(`beforeUpdatedAt=${c.updatedAt}&sortCreated=asc`), [a.uid, c.uid]);
+  for (const parameter of ["sortEnd", "sortCreated", "sortUpdatedAt"]) {
+    const r = await call("GET", `/bookings?${parameter}=sideways`, key);
+    assertError(r, 400, "BAD_REQUEST");
+    assert.equal(r.body.error.details.parameter, parameter);
+  }
+  for (const parameter of ["afterCreatedAt", "beforeUpdatedAt"]) {
+    const r = await call("GET", `/bookings?${parameter}=2031-02-30`, key);
+    assertError(r, 400, "BAD_REQUEST");
+    assert.equal(r.body.error.details.parameter, parameter);
+  }
 });
 
 test("admission 2 for a person: their JWT booking a type their plan excludes is 403 not-included, not 404", async () => {
