@@ -559,14 +559,31 @@ function typeOf(deps: Deps, b: BookingRow): EventType | undefined {
   return deps.catalog.types.find((t) => t.slug === b.event_type_slug);
 }
 
+/** What a cancellation asks for (Cal's body): a reason, one seat of a seated slot, the run's later ones. */
+export interface CancelInput {
+  reason: string | null;
+  /** a seat of the booking's slot, named by its uid (a seat's uid is its own booking's) */
+  seatUid?: string;
+  /** a recurring booking's later occurrences go too */
+  subsequent?: boolean;
+}
+
 export async function cancelBooking(
   deps: Deps,
   caller: Caller,
   uid: string,
-  reason: string | null,
+  input: CancelInput,
 ): Promise<BookingRow> {
+  const { reason } = input;
   return await deps.sql.begin(async (tx) => {
-    const b = await loadFor(deps, caller, uid, tx, true);
+    let b = await loadFor(deps, caller, uid, tx, true);
+    if (input.seatUid !== undefined && input.seatUid !== b.uid) {
+      const seat = await loadFor(deps, caller, input.seatUid, tx, true);
+      if (!b.seat_of || seat.seat_of !== b.seat_of) {
+        throw badRequest(`seatUid ${input.seatUid} is not a seat of booking ${uid}.`);
+      }
+      b = seat;
+    }
     if (b.status !== "accepted" && b.status !== "pending") {
       throw badRequest(`A ${b.status} booking cannot be cancelled.`);
     }
@@ -577,14 +594,30 @@ export async function cancelBooking(
     if (type && isMirror(type, b)) {
       return await forwardAction(deps.outbound, deps.catalog, tx, type, b, "cancel", {
         ...(reason === null ? {} : { cancellationReason: reason }),
+        ...(input.subsequent ? { cancelSubsequentBookings: true } : {}),
       });
     }
-    const updated = await store.updateBooking(tx, b.id, { status: "cancelled", cancellation_reason: reason });
-    await release(tx, updated, false);
-    await store.revokeChat(tx, b.id, deps.clock.now());
-    await announce(deps, tx, "BOOKING_CANCELLED", updated);
-    return updated;
+    const cancelled = await cancelOne(deps, tx, b, reason);
+    if (input.subsequent && b.recurring_uid) {
+      for (const later of await store.bookingsByRecurring(tx, b.recurring_uid)) {
+        if (later.start_at.getTime() <= b.start_at.getTime()) continue;
+        const locked = await store.bookingByUid(tx, later.uid, true);
+        if (locked && (locked.status === "accepted" || locked.status === "pending")) {
+          await cancelOne(deps, tx, locked, reason);
+        }
+      }
+    }
+    return cancelled;
   });
+}
+
+/** Cancels one booking inside the caller's transaction: frees its time, ends chat access, announces it. */
+async function cancelOne(deps: Deps, tx: Tx, b: BookingRow, reason: string | null): Promise<BookingRow> {
+  const updated = await store.updateBooking(tx, b.id, { status: "cancelled", cancellation_reason: reason });
+  await release(tx, updated, false);
+  await store.revokeChat(tx, b.id, deps.clock.now());
+  await announce(deps, tx, "BOOKING_CANCELLED", updated);
+  return updated;
 }
 
 async function decide(

@@ -5,6 +5,7 @@ import type { FunctionContext } from "../../../shared/context.ts";
 import { isPrivileged, type SchedulingEnv } from "../access.ts";
 import {
   cancelBooking,
+  type CancelInput,
   confirmBooking,
   createBooking,
   type CreateInput,
@@ -172,9 +173,18 @@ export function parseReschedule(body: Record<string, unknown>) {
   };
 }
 
-/** The cancel body's { cancellationReason? }. */
-export function parseCancel(body: Record<string, unknown>): string | null {
-  return optionalText(body, "cancellationReason");
+/** The cancel body (Cal's): { cancellationReason?, cancelSubsequentBookings?, seatUid? }. */
+export function parseCancel(body: Record<string, unknown>): CancelInput {
+  const subsequent = body.cancelSubsequentBookings;
+  if (subsequent !== undefined && subsequent !== null && typeof subsequent !== "boolean") {
+    throw badRequest("cancelSubsequentBookings must be true or false", { field: "cancelSubsequentBookings" });
+  }
+  const seatUid = optionalText(body, "seatUid", 100);
+  return {
+    reason: optionalText(body, "cancellationReason"),
+    subsequent: subsequent === true,
+    ...(seatUid ? { seatUid } : {}),
+  };
 }
 
 export function bookingRoutes(ctx: FunctionContext) {

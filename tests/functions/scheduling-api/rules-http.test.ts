@@ -2,7 +2,7 @@
 // dates in a sane range on every route, a person reaching a type their plan excludes hears why, a move
 // stays within the allowance and is not blocked by its own minutes, list counts keep every filter, and
 // a booking's metadata never shows the service's own state. These tests take the weeks from 2031-01-06
-// + 110..113, 117 and 118.
+// + 110..113 and 117..123.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { addDays, assertError, call, guestBooking, host, hostPerson, monday, person } from "./support.ts";
@@ -197,6 +197,77 @@ test("list: Cal's created and updated ranges and its other sorts (sortEnd, sortC
     assertError(r, 400, "BAD_REQUEST");
     assert.equal(r.body.error.details.parameter, parameter);
   }
+});
+
+test("cancel as Cal's body has it: cancelSubsequentBookings ends a run from one occurrence on; seatUid names one seat of a slot", async () => {
+  const member = await person("member");
+  // coaching: Grace, four weekly occurrences; 15:00Z is 11:00 in New York (EDT)
+  const run = await call("POST", "/bookings", key, {
+    ...guestBooking("coaching", at(119, 1, "15:00")),
+    attendee: { name: "Run", email: member.email, timeZone: "UTC" },
+  });
+  assert.equal(run.status, 201, JSON.stringify(run.body));
+  const uids = run.body.data.map((b: any) => b.uid);
+  assert.equal(uids.length, 4);
+  assertError(
+    await call("POST", `/bookings/${uids[1]}/cancel`, key, { cancelSubsequentBookings: "yes" }),
+    400,
+    "BAD_REQUEST",
+  );
+  const cancelled = await call("POST", `/bookings/${uids[1]}/cancel`, key, {
+    cancellationReason: "Moving away",
+    cancelSubsequentBookings: true,
+  });
+  assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+  assert.equal(cancelled.body.data.uid, uids[1]);
+  const states = await Promise.all(
+    uids.map(async (uid: string) => (await call("GET", `/bookings/${uid}`, key)).body.data),
+  );
+  assert.deepEqual(states.map((b) => [b.status, b.cancellationReason]), [
+    ["accepted", null],
+    ["cancelled", "Moving away"],
+    ["cancelled", "Moving away"],
+    ["cancelled", "Moving away"],
+  ]);
+  // without the flag only the one named goes
+  const alone = await call("POST", "/bookings", key, {
+    ...guestBooking("coaching", at(119, 2, "15:00")),
+    attendee: { name: "Run", email: member.email, timeZone: "UTC" },
+  });
+  await call("POST", `/bookings/${alone.body.data[0].uid}/cancel`, key, {});
+  assert.equal((await call("GET", `/bookings/${alone.body.data[1].uid}`, key)).body.data.status, "accepted");
+
+  // a seated slot: two attendees; the second's seat is cancelled through the slot's first booking
+  const start = at(123, 1, "07:30"); // Linus, 08:30 in London (BST)
+  const first = (await call("POST", "/bookings", key, guestBooking("workshop", start))).body.data;
+  const second = (await call("POST", "/bookings", key, guestBooking("workshop", start))).body.data;
+  assert.equal(second.metadata.seatOf, first.uid);
+  const seat = await call("POST", `/bookings/${first.uid}/cancel`, key, { seatUid: second.uid });
+  assert.equal(seat.status, 200, JSON.stringify(seat.body));
+  assert.equal(seat.body.data.uid, second.uid);
+  assert.equal(seat.body.data.status, "cancelled");
+  assert.equal((await call("GET", `/bookings/${first.uid}`, key)).body.data.status, "accepted");
+  // a seatUid that is no seat of the booking's slot
+  const elsewhere =
+    (await call("POST", "/bookings", key, guestBooking("intro-call", at(123, 2, "09:00")))).body
+      .data;
+  assertError(
+    await call("POST", `/bookings/${first.uid}/cancel`, key, { seatUid: elsewhere.uid }),
+    400,
+    "BAD_REQUEST",
+  );
+  assert.equal((await call("GET", `/bookings/${elsewhere.uid}`, key)).body.data.status, "accepted");
+  // a person may not name another attendee's seat
+  const third = await person("member");
+  const own = (await call("POST", "/bookings", third.jwt, {
+    ...guestBooking("workshop", start),
+    attendee: { name: "Third", email: third.email, timeZone: "UTC" },
+  })).body.data;
+  assertError(
+    await call("POST", `/bookings/${own.uid}/cancel`, third.jwt, { seatUid: first.uid }),
+    403,
+    "FORBIDDEN",
+  );
 });
 
 test("admission 2 for a person: their JWT booking a type their plan excludes is 403 not-included, not 404", async () => {
