@@ -30,10 +30,27 @@ export interface Admission {
 
 export async function admit(
   db: Db,
-  input: { api: string; token?: string; clientAddress: string; windows: RateWindow[]; now: Date },
+  input: {
+    api: string;
+    token?: string;
+    clientAddress: string;
+    windows: RateWindow[];
+    now: Date;
+    /**
+     * Where a token matching no key is counted: under that token (the default: an API whose callers
+     * may present other credentials, such as person JWTs, limits each of them), or under the caller's
+     * address, as if no token had been sent (an API that takes only keys: made-up tokens then share
+     * the address's budget instead of each getting a fresh one).
+     */
+    unknownTokensBy?: "token" | "address";
+  },
 ): Promise<Admission> {
   const hash = input.token ? await hashKey(input.token) : null;
-  const bucket = `${input.api}:${hash ? `key:${hash.slice(0, 24)}` : `ip:${input.clientAddress}`}`;
+  const addressBucket = `${input.api}:ip:${input.clientAddress}`;
+  const tokenBucket = hash ? `${input.api}:key:${hash.slice(0, 24)}` : addressBucket;
+  const bucket = input.unknownTokensBy === "address" && hash
+    ? db`(case when exists (select 1 from k) then ${tokenBucket} else ${addressBucket} end)`
+    : db`${tokenBucket}`;
   const seconds = input.windows.map((w) => w.seconds);
   const [row] = await db`
     with k as (
@@ -44,7 +61,7 @@ export async function admit(
         and (last_used_at is null or last_used_at < ${input.now}::timestamptz - interval '60 seconds')
       returning id
     ), counted as (
-      select * from public.rate_limit_hit(${bucket}, ${seconds}::int[], ${input.now})
+      select * from public.rate_limit_hit(${bucket}::text, ${seconds}::int[], ${input.now})
     )
     select (select row_to_json(k) from k) as key,
            (select row_to_json(s) from (

@@ -50,6 +50,8 @@ export function contentAccess(ctx: FunctionContext): MiddlewareHandler<ContentEn
       clientAddress: clientAddress(c),
       windows: CONTENT_RATE_LIMITS,
       now: ctx.clock.now(),
+      // only keys are credentials here: a made-up token spends the caller's address budget
+      unknownTokensBy: "address",
     });
     const headers = rateHeaders(admission.windows, admission.exceeded);
     if (admission.exceeded) {

@@ -546,3 +546,36 @@ test("every read route answers the auth matrix alike: no key, revoked, unknown, 
     assert.equal((await get(route, keys.management, management)).status, 200, route);
   }
 });
+
+test("tokens that match no key spend the caller's address budget: made-up tokens get no fresh budget each", async () => {
+  const address = `198.18.0.${Math.floor(Math.random() * 250) + 1}-${crypto.randomUUID()}`;
+  const tokens = Array.from(
+    { length: 100 },
+    () => `pk_delivery_${crypto.randomUUID().replaceAll("-", "").slice(0, 32)}`,
+  );
+  const statuses: number[] = [];
+  for (let round = 0; round < 3 && !statuses.includes(429); round++) {
+    const answers = await Promise.all(
+      tokens.map((token) =>
+        fetch(`${env}/locales`, { headers: { authorization: `Bearer ${token}`, "x-forwarded-for": address } })
+      ),
+    );
+    for (const answer of answers) {
+      statuses.push(answer.status);
+      await answer.body?.cancel();
+    }
+  }
+  assert.ok(statuses.every((s) => s === 401 || s === 429), String(new Set(statuses)));
+  assert.ok(
+    statuses.includes(429),
+    "a burst of made-up tokens from one address is limited like that address",
+  );
+  const [{ count }] = await host.ctx.sql<{ count: number }[]>`
+    select count(*)::int as count from public.rate_limit_counters where bucket = any(${await Promise.all(
+    tokens.map(async (t) => `content:key:${(await hashKey(t)).slice(0, 24)}`),
+  )}::text[])`;
+  assert.equal(count, 0, "no counter is made per made-up token");
+  const [{ hits }] = await host.ctx.sql<{ hits: number }[]>`
+    select max(hits)::int as hits from public.rate_limit_counters where bucket = ${`content:ip:${address}`}`;
+  assert.ok(hits >= 100, "they count under the address");
+});
