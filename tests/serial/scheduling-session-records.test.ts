@@ -1,10 +1,13 @@
-// Event types the demo site does not have, through the API: session records written for the test (the
-// catalogue stamp makes them types at once) and removed after it. Paid types a checkout must refuse,
-// a mandatory round-robin host, assignAllTeamMembers, a range booking window, a time-based confirmation
-// policy, and count limits per month and year. Serial: the records change every caller's catalogue.
-// These tests take the weeks from 2031-01-06 + 128..138 and 160.
+// Event types the demo site does not have, through the API and the booker page: session records
+// written for the test (the catalogue stamp makes them types at once) and removed after it. Every field
+// of a type by value, paid types a checkout must refuse and what a checkout carries, a mandatory
+// round-robin host, assignAllTeamMembers, a range booking window, a time-based confirmation policy,
+// count limits per month and year, teams, and a type's several places. Serial: the records change every
+// caller's catalogue.
+// These tests take the weeks from 2031-01-06 + 128..140 and 160.
 import assert from "node:assert/strict";
 import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
+import { launchChromium } from "../helpers/browser.ts";
 import { test } from "../helpers/test.ts";
 import {
   addDays,
@@ -487,7 +490,7 @@ test("every field of the event type comes from the session record: one with ever
   });
 });
 
-test("a paid checkout carries the booking's answers: fields, notes, guests and metadata reach the booking it makes", async () => {
+test("a paid checkout carries the booking's answers: fields, notes, guests, place and metadata reach the booking it makes", async () => {
   await withSessions([{
     slug: "t-paid-form",
     price: 25,
@@ -512,6 +515,7 @@ test("a paid checkout carries the booking's answers: fields, notes, guests and m
       bookingFieldsResponses: { company: "Acme", notes: "Bring the numbers" },
       guests: ["colleague@example.com"],
       metadata: { campaign: "spring" },
+      location: "The buyer's office",
     });
     assert.equal(opened.status, 201, JSON.stringify(opened.body));
     // paid on the local provider's page: its event reaches the webhook route, which books
@@ -535,6 +539,7 @@ test("a paid checkout carries the booking's answers: fields, notes, guests and m
     assert.equal(booking.description, "Bring the numbers");
     assert.deepEqual(booking.guests, ["colleague@example.com"]);
     assert.equal(booking.metadata.campaign, "spring");
+    assert.equal(booking.location, "The buyer's office");
   });
 });
 
@@ -566,5 +571,133 @@ test("list by teamId and teamsIds: the bookings of the team's types", async () =
     ]);
     assert.deepEqual(await list("teamId=12345"), []);
     assertError(await call("GET", "/bookings?teamId=support", key), 400, "BAD_REQUEST");
+  });
+});
+
+test("a type with several places: the booking keeps the one chosen, and only the video call has a meeting room", async () => {
+  const places = {
+    location: "video",
+    options: { locations: ["address:Harbour Room", { type: "attendeePhone" }] },
+  };
+  await withSessions([
+    { slug: "t-places", host: "ada", ...places },
+    {
+      slug: "t-places-confirmed",
+      host: "ada",
+      ...places,
+      options: { ...places.options, requiresConfirmation: true },
+    },
+  ], async () => {
+    const type = (await call("GET", "/event-types/t-places", key)).body.data;
+    assert.deepEqual(type.locations, [
+      { type: "integration", integration: "cal-video" },
+      { type: "address", address: "Harbour Room" },
+      { type: "attendeePhone" },
+    ]);
+    let made = 0;
+    const book = async (
+      slug: string,
+      location: unknown,
+      phoneNumber: string | null = "+49 30 123456",
+    ) => {
+      const r = await call("POST", "/bookings", key, {
+        // Ada's hours are 07:00Z-15:00Z here: six a day
+        ...guestBooking(
+          slug,
+          at(139, 1 + Math.floor(made / 6), `${String(7 + made++ % 6).padStart(2, "0")}:00`),
+        ),
+        attendee: {
+          name: "Placed",
+          email: "placed@example.com",
+          timeZone: "UTC",
+          ...(phoneNumber === null ? {} : { phoneNumber }),
+        },
+        ...(location === undefined ? {} : { location }),
+      });
+      return r;
+    };
+    const placeOf = async (location: unknown) => {
+      const r = await book("t-places", location);
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      return [r.body.data.location, r.body.data.meetingUrl !== null];
+    };
+    assert.deepEqual(
+      await placeOf(undefined),
+      ["integrations:cal-video", true],
+      "the first place by default",
+    );
+    assert.deepEqual(await placeOf("Harbour Room"), ["Harbour Room", false]);
+    assert.deepEqual(await placeOf({ type: "address", address: "Harbour Room" }), ["Harbour Room", false]);
+    assert.deepEqual(await placeOf("attendeePhone"), ["+49 30 123456", false]);
+    assert.deepEqual(await placeOf({ type: "integration", integration: "cal-video" }), [
+      "integrations:cal-video",
+      true,
+    ]);
+    assert.deepEqual(await placeOf("Our usual café"), ["Our usual café", true], "a caller's own text");
+    // Cal's attendeePhone place carries the number itself
+    const called = await book("t-places", { type: "attendeePhone", phone: "+1 212 555 0100" }, null);
+    assert.equal(called.status, 201, JSON.stringify(called.body));
+    assert.equal(called.body.data.location, "+1 212 555 0100");
+    assert.equal(called.body.data.attendees[0].phoneNumber, "+1 212 555 0100");
+    assertError(await book("t-places", "x".repeat(501)), 400, "BAD_REQUEST");
+    // confirmed later: the meeting room still follows the place chosen
+    const inPerson = await book("t-places-confirmed", "Harbour Room");
+    const online = await book("t-places-confirmed", undefined);
+    for (const r of [inPerson, online]) {
+      assert.equal(r.body.data.status, "pending", JSON.stringify(r.body));
+      assert.equal(r.body.data.meetingUrl, null);
+    }
+    const confirmed = async (uid: string) => (await call("POST", `/bookings/${uid}/confirm`, key)).body.data;
+    assert.equal((await confirmed(inPerson.body.data.uid)).meetingUrl, null);
+    assert.match((await confirmed(online.body.data.uid)).meetingUrl, /\/book\/video\//);
+  });
+});
+
+test("the booker page offers a type's places and guests: the visitor's choice and guests reach the booking", async () => {
+  await withSessions([{
+    slug: "t-booker-places",
+    host: "ada",
+    location: "video",
+    options: { locations: ["address:Harbour Room", { type: "attendeePhone" }] },
+  }], async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ timezoneId: "Europe/Berlin" });
+      const day = addDays(monday(140), 1);
+      await page.goto(`${host.baseUrl}/book/t-booker-places?month=${day.slice(0, 7)}`);
+      assert.deepEqual(await page.locator("#f-location option").allTextContents(), [
+        "Video call",
+        "In person: Harbour Room",
+        "By phone: we call you",
+      ]);
+      await page.locator(`button.day[data-day="${day}"]`).click({ timeout: 20_000 });
+      const time = page.locator("button.time").first();
+      const start = await time.getAttribute("data-start");
+      await time.click();
+      await page.locator("#f-location").selectOption({ label: "In person: Harbour Room" });
+      await page.locator("#f-name").fill("Placed Visitor");
+      const email = `placed-${crypto.randomUUID().slice(0, 8)}@example.com`;
+      await page.locator("#f-email").fill(email);
+      await page.locator("#f-phone").fill("+49 30 123456");
+      await page.locator("#f-guests").fill("one@example.com, two@example.com");
+      await page.locator("#submit").click();
+      await page.locator("#done-title").filter({ hasText: "Booked." }).waitFor({ timeout: 20_000 });
+      const [row] = await host.ctx.sql<
+        { start_at: Date; location: string; guests: string[]; meeting_url: string | null }[]
+      >`select start_at, location, guests, meeting_url from public.scheduling_bookings where attendee_email = ${email}`;
+      assert.deepEqual({ ...row, start_at: row.start_at.getTime() }, {
+        start_at: new Date(start!).getTime(),
+        location: "Harbour Room",
+        guests: ["one@example.com", "two@example.com"],
+        meeting_url: null,
+      });
+      // a type without guests offers no guests field; one place needs no choice
+      await page.goto(`${host.baseUrl}/book/phone-consult`);
+      await page.locator("#lengths").waitFor({ state: "attached" });
+      assert.equal(await page.locator("#f-guests").count(), 0);
+      assert.equal(await page.locator("#f-location").count(), 0);
+    } finally {
+      await browser.close();
+    }
   });
 });

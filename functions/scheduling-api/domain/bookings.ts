@@ -14,7 +14,16 @@ import * as store from "../store.ts";
 import type { BookingRow } from "../store.ts";
 import { openSlots, rulesFor, type SlotDataLoader } from "./availability.ts";
 import type { Catalog } from "./catalog.ts";
-import { type EventType, isBookable, isPaid, PRIORITIES, type Tier, tierAdmits } from "./event-types.ts";
+import {
+  type EventType,
+  isBookable,
+  isPaid,
+  locationValue,
+  namedLocation,
+  PRIORITIES,
+  type Tier,
+  tierAdmits,
+} from "./event-types.ts";
 import { announce } from "./events.ts";
 import { forwardAction, forwardBooking, isMirror, keepMirrors, type Outbound } from "./forward.ts";
 import type { Slot } from "./slots.ts";
@@ -245,26 +254,23 @@ function statusFor(type: EventType, start: number, now: number): "accepted" | "p
   return "accepted";
 }
 
-function meetingUrl(deps: Deps, type: EventType, uid: string): string | null {
-  return type.locations[0]?.type === "integration" ? `${deps.publicUrl}/book/video/${uid}` : null;
+/**
+ * A made booking's meeting room, when its place is the type's video call: the location it names, or
+ * the type's first one when it names none of the type's (nothing chosen, or a caller's own text).
+ */
+function meetingUrl(deps: Deps, type: EventType, b: Pick<BookingRow, "uid" | "location" | "attendee_phone">) {
+  const place = (b.location === null ? undefined : namedLocation(type, b.location, b.attendee_phone)) ??
+    type.locations[0];
+  return place?.type === "integration" ? `${deps.publicUrl}/book/video/${b.uid}` : null;
 }
 
+/** The place a booking keeps: the type's location it chose (its first by default), or the caller's text. */
 function locationText(type: EventType, input: CreateInput): string | null {
-  if (input.location) return input.location;
-  const l = type.locations[0];
-  if (!l) return null;
-  switch (l.type) {
-    case "integration":
-      return "integrations:cal-video";
-    case "link":
-      return l.link;
-    case "address":
-      return l.address;
-    case "phone":
-      return l.phone;
-    case "attendeePhone":
-      return input.attendee.phoneNumber ?? null;
-  }
+  const phone = input.attendee.phoneNumber;
+  const chosen = input.location === undefined
+    ? type.locations[0]
+    : namedLocation(type, input.location, phone);
+  return chosen ? locationValue(chosen, phone) : input.location ?? null;
 }
 
 /** Step 6 of the admission check: a person books only for their own address. */
@@ -437,7 +443,13 @@ async function insertOne(
     attendee_phone: input.attendee.phoneNumber ?? null,
     guests: input.guests,
     location: locationText(type, input),
-    meeting_url: statusFor(type, start, now) === "accepted" ? meetingUrl(deps, type, uid) : null,
+    meeting_url: statusFor(type, start, now) === "accepted"
+      ? meetingUrl(deps, type, {
+        uid,
+        location: locationText(type, input),
+        attendee_phone: input.attendee.phoneNumber ?? null,
+      })
+      : null,
     metadata: { ...input.metadata, provider: "sitewire", event: type.entryId },
     responses: input.responses,
     cancellation_reason: null,
@@ -656,7 +668,7 @@ async function decide(
     if (to === "accepted") {
       const updated = await store.updateBooking(tx, b.id, {
         status: "accepted",
-        meeting_url: type ? meetingUrl(deps, type, b.uid) : null,
+        meeting_url: type ? meetingUrl(deps, type, b) : null,
         confirmed_at: deps.clock.now(),
       });
       await bookingMade(deps, tx, updated);

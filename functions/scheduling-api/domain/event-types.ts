@@ -139,6 +139,37 @@ export function parseLocation(raw: unknown): Location | undefined {
   return { type: "address", address: s };
 }
 
+/** The text a booking keeps for a location of its type (an attendee's phone: their number). */
+export function locationValue(l: Location, attendeePhone?: string | null): string | null {
+  switch (l.type) {
+    case "integration":
+      return "integrations:cal-video";
+    case "link":
+      return l.link;
+    case "address":
+      return l.address;
+    case "phone":
+      return l.phone;
+    case "attendeePhone":
+      return attendeePhone ?? null;
+  }
+}
+
+/**
+ * The type's location a booking names (by its text, its type, or Cal's `cal-video`), or undefined for
+ * a place the type does not offer (free text a caller gave).
+ */
+export function namedLocation(
+  type: EventType,
+  text: string,
+  attendeePhone?: string | null,
+): Location | undefined {
+  return type.locations.find((l) =>
+    l.type === text || locationValue(l, attendeePhone) === text ||
+    (l.type === "integration" && text === "cal-video")
+  );
+}
+
 function lengthsOf(raw: unknown): number[] {
   const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   const out: number[] = [];

@@ -75,8 +75,8 @@ const METADATA_VALUE_MAX = 500;
 
 /**
  * The booking's own answers as checkout metadata, so fulfilment books exactly what was asked for: the
- * name, the notes, the other booking fields' answers, the guests and the caller's metadata. Refused
- * (400) rather than cut when one does not fit a metadata value.
+ * name, the notes, the other booking fields' answers, the guests, the chosen place and the caller's
+ * metadata. Refused (400) rather than cut when one does not fit a metadata value.
  */
 function carriedAnswers(input: CreateInput): Record<string, string> {
   const { notes, ...fields } = input.responses;
@@ -91,6 +91,7 @@ function carriedAnswers(input: CreateInput): Record<string, string> {
   if (typeof notes === "string") carry("notes", "bookingFieldsResponses.notes", notes);
   if (Object.keys(fields).length) carry("responses", "The booking fields' answers", JSON.stringify(fields));
   carry("guests", "guests", input.guests.join(","));
+  if (input.location !== undefined) carry("location", "location", input.location);
   if (Object.keys(input.metadata).length) {
     carry("bookingMetadata", "metadata", JSON.stringify(input.metadata));
   }
@@ -188,6 +189,7 @@ export async function fulfilCheckout(
         ),
       ),
       responses: { ...carriedObject(m.responses), ...(m.notes ? { notes: m.notes } : {}) },
+      ...(m.location ? { location: m.location } : {}),
       paymentSessionId: event.sessionId,
     });
     await store.settlePayment(deps.sql, event.sessionId, "booked", booking.id);

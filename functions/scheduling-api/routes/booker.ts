@@ -9,12 +9,28 @@ import { type BookerData, renderBookerPage } from "../../../web/pages/book/page.
 import type { Caller, SchedulingEnv } from "../access.ts";
 import { cancelBooking, createBooking, loadFor, rescheduleBooking } from "../domain/bookings.ts";
 import { findType } from "../domain/catalog.ts";
-import type { EventType } from "../domain/event-types.ts";
+import { type EventType, type Location, locationValue } from "../domain/event-types.ts";
 import { badRequest, notFound, success } from "../envelope.ts";
 import { bookingOut } from "../wire.ts";
 import { parseCancel, parseCreate, parseReschedule } from "./bookings.ts";
 import { catalogOf, depsOf, isEmail, jsonBody, typeVisible } from "./common.ts";
 import { slotsAnswer } from "./slots.ts";
+
+/** A location as the booker page offers it. */
+function locationLabel(l: Location): string {
+  switch (l.type) {
+    case "integration":
+      return "Video call";
+    case "link":
+      return `Online: ${l.link}`;
+    case "address":
+      return `In person: ${l.address}`;
+    case "phone":
+      return `By phone: call ${l.phone}`;
+    case "attendeePhone":
+      return "By phone: we call you";
+  }
+}
 
 export function bookerData(type: EventType): BookerData {
   const platform = [
@@ -35,7 +51,11 @@ export function bookerData(type: EventType): BookerData {
     lengths: type.lengths,
     price: type.price,
     currency: type.currency,
-    locations: type.locations.map((l) => l.type),
+    // the visitor chooses among several; the value is what the booking names the place by
+    locations: type.locations.map((l) => ({
+      value: l.type === "attendeePhone" ? "attendeePhone" : locationValue(l) ?? l.type,
+      label: locationLabel(l),
+    })),
     needsPhone: type.locations.some((l) => l.type === "attendeePhone"),
     disableGuests: type.disableGuests,
     formFields: type.bookingFields.filter((f) => !platform.includes(f.slug)),

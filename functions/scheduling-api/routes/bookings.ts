@@ -78,7 +78,12 @@ export function parseCreate(
     throw badRequest("bookingFieldsResponses must be an object");
   }
   const r = { ...(responses as Record<string, unknown>) };
-  let phone = att.phoneNumber ?? r.attendeePhoneNumber;
+  // Cal's { type: "attendeePhone", phone } location carries the attendee's number
+  const placed = body.location && typeof body.location === "object"
+    ? body.location as Record<string, unknown>
+    : undefined;
+  let phone = att.phoneNumber ?? r.attendeePhoneNumber ??
+    (placed?.type === "attendeePhone" ? placed.phone : undefined);
   if (phone !== undefined && phone !== null && phone !== "") {
     if (typeof phone !== "string" || !/^\+?[0-9 ()\-.]{5,20}$/.test(phone)) {
       throw badRequest("attendee.phoneNumber must be a phone number");
@@ -134,9 +139,13 @@ export function parseCreate(
   }
   let location: string | undefined;
   if (typeof body.location === "string") location = body.location;
-  else if (body.location && typeof body.location === "object") {
-    const l = body.location as Record<string, unknown>;
-    location = String(l.address ?? l.link ?? l.phone ?? l.integration ?? l.type ?? "");
+  else if (placed) {
+    location = placed.type === "attendeePhone"
+      ? "attendeePhone"
+      : String(placed.address ?? placed.link ?? placed.phone ?? placed.integration ?? placed.type ?? "");
+  }
+  if (location !== undefined && location.length > 500) {
+    throw badRequest("location may be at most 500 characters", { field: "location" });
   }
   return {
     type,

@@ -323,6 +323,7 @@
     }
     const notes = form.get("notes");
     if (notes) responses.notes = notes;
+    const guests = String(form.get("guests") || "").split(/[\s,;]+/).filter(Boolean);
     const body = {
       start: new Date(state.slot.start).toISOString(),
       eventTypeId: data.id,
@@ -336,6 +337,8 @@
       },
       bookingFieldsResponses: responses,
       metadata: {},
+      ...(guests.length ? { guests } : {}),
+      ...(form.get("location") ? { location: form.get("location") } : {}),
     };
     await acting("submit", "form-error", async () => {
       const r = await call("POST", "/bookings", body);

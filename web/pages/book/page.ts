@@ -39,7 +39,8 @@ export interface BookerData {
   lengths: number[];
   price: number;
   currency: string;
-  locations: string[];
+  /** the places the visitor may choose among: what the booking names each by, and its label */
+  locations: { value: string; label: string }[];
   needsPhone: boolean;
   disableGuests: boolean;
   formFields: { slug: string; label: string; type: string; required: boolean; options?: string[] }[];
@@ -112,7 +113,21 @@ export async function renderBookerPage(
       ? `<label for="f-phone">Phone number *</label><input id="f-phone" name="phone" type="tel" required autocomplete="tel">`
       : ""
   }
+    ${
+    data.locations.length > 1
+      ? `<label for="f-location">Location *</label><select id="f-location" name="location" required>${
+        data.locations.map((l, i) =>
+          `<option value="${esc(l.value)}"${i === 0 ? " selected" : ""}>${esc(l.label)}</option>`
+        ).join("")
+      }</select>`
+      : ""
+  }
     ${data.formFields.map(field).join("\n    ")}
+    ${
+    data.disableGuests
+      ? ""
+      : `<label for="f-guests">Add guests</label><input id="f-guests" name="guests" type="text" inputmode="email" placeholder="Email addresses, separated by commas" autocomplete="off">`
+  }
     <label for="f-notes">Additional notes</label><textarea id="f-notes" name="notes"></textarea>
     <p id="form-error" class="error"></p>
     <div class="row"><button type="button" id="back">Back</button><button type="submit" id="submit">${
