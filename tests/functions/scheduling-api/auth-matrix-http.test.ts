@@ -4,6 +4,7 @@
 // gives them. These tests take the weeks from 2031-01-06 + 124..125.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
+import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
 import { addDays, call, guestBooking, host, monday, person } from "./support.ts";
 
 const key = await host.key("scheduling");
@@ -25,12 +26,16 @@ const booking = async () => {
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.data.uid as string;
 };
-const webhook = async () =>
-  (await call("POST", "/webhooks", key, {
-    subscriberUrl: "http://127.0.0.1:9/matrix",
-    triggers: ["BOOKING_CREATED"],
-  }))
-    .body.data;
+// the webhooks made here never match another file's events: inactive, and for a type nobody books
+const MATRIX_HOOK = {
+  subscriberUrl: "http://127.0.0.1:9/matrix",
+  triggers: ["BOOKING_CREATED"],
+  active: false,
+  eventTypeId: fnv31("open-office"),
+};
+const dropMatrixHooks = () =>
+  host.ctx.sql`delete from public.scheduling_webhooks where subscriber_url = ${MATRIX_HOOK.subscriberUrl}`;
+const webhook = async () => (await call("POST", "/webhooks", key, MATRIX_HOOK)).body.data;
 
 type Route = {
   name: string;
@@ -148,10 +153,7 @@ const routes: Route[] = [
   { name: "webhooks", request: async () => ["GET", "/webhooks"], key: 200, admin: 405, stranger: 405 },
   {
     name: "create a webhook",
-    request: async () => ["POST", "/webhooks", {
-      subscriberUrl: "http://127.0.0.1:9/m",
-      triggers: ["BOOKING_CREATED"],
-    }],
+    request: async () => ["POST", "/webhooks", MATRIX_HOOK],
     key: 201,
     admin: 405,
     stranger: 405,
@@ -186,13 +188,17 @@ test("every route refuses no credentials, a revoked key, another kind of key and
     ["a forms key", await host.key("forms"), 403, "FORBIDDEN"],
     ["a forged JWT", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl", 401, "UNAUTHORIZED"],
   ];
-  for (const route of routes) {
-    for (const [who, token, status, code] of refused) {
-      const [method, path, body] = await route.request();
-      const r = await call(method, path, token, body);
-      assert.equal(r.status, status, `${route.name}, ${who}: ${JSON.stringify(r.body)}`);
-      assert.equal(r.body.error.code, code);
+  try {
+    for (const route of routes) {
+      for (const [who, token, status, code] of refused) {
+        const [method, path, body] = await route.request();
+        const r = await call(method, path, token, body);
+        assert.equal(r.status, status, `${route.name}, ${who}: ${JSON.stringify(r.body)}`);
+        assert.equal(r.body.error.code, code);
+      }
     }
+  } finally {
+    await dropMatrixHooks();
   }
 });
 
@@ -202,15 +208,19 @@ test("every route answers a scheduling key, an administrator and a stranger as t
     ["admin", admin],
     ["stranger", stranger],
   ];
-  for (const route of routes) {
-    for (const [who, token] of callers) {
-      const [method, path, body] = await route.request();
-      const r = await call(method, path, token, body);
-      assert.equal(r.status, route[who], `${route.name}, ${who}: ${JSON.stringify(r.body)}`);
-      // every answer is the envelope, but the invitation, which is a calendar file
-      if (r.headers.get("content-type")?.startsWith("text/calendar")) {
-        assert.match(r.body, /^BEGIN:VCALENDAR/);
-      } else assert.equal(r.body.status, r.status < 300 ? "success" : "error");
+  try {
+    for (const route of routes) {
+      for (const [who, token] of callers) {
+        const [method, path, body] = await route.request();
+        const r = await call(method, path, token, body);
+        assert.equal(r.status, route[who], `${route.name}, ${who}: ${JSON.stringify(r.body)}`);
+        // every answer is the envelope, but the invitation, which is a calendar file
+        if (r.headers.get("content-type")?.startsWith("text/calendar")) {
+          assert.match(r.body, /^BEGIN:VCALENDAR/);
+        } else assert.equal(r.body.status, r.status < 300 ? "success" : "error");
+      }
     }
+  } finally {
+    await dropMatrixHooks();
   }
 });
