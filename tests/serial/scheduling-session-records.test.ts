@@ -4,7 +4,7 @@
 // round-robin host, assignAllTeamMembers, a range booking window, a time-based confirmation policy,
 // count limits per month and year, teams, and a type's several places. Serial: the records change every
 // caller's catalogue.
-// These tests take the weeks from 2031-01-06 + 128..140 and 160.
+// These tests take the weeks from 2031-01-06 + 128..141 and 160.
 import assert from "node:assert/strict";
 import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
 import { launchChromium } from "../helpers/browser.ts";
@@ -699,5 +699,35 @@ test("the booker page offers a type's places and guests: the visitor's choice an
     } finally {
       await browser.close();
     }
+  });
+});
+
+test("a hidden type is off a person's listing but bookable by its link, as Cal's hidden types are", async () => {
+  await withSessions([{ slug: "t-hidden", host: "ada", options: { hidden: true } }], async () => {
+    const slugs = async (token: string) =>
+      (await call("GET", "/event-types", token)).body.data.map((t: any) => t.slug);
+    const member = await person("member");
+    assert.ok((await slugs(key)).includes("t-hidden"), "a key lists it");
+    assert.ok((await slugs((await person("admin")).jwt)).includes("t-hidden"), "so does an administrator");
+    assert.ok(!(await slugs(member.jwt)).includes("t-hidden"), "a person's listing leaves it out");
+    const direct = await call("GET", "/event-types/t-hidden", member.jwt);
+    assert.equal(direct.status, 200, "addressed by its slug it is there");
+    // its link: the booker page, its times and a visitor's booking
+    const page = await fetch(direct.body.data._links.book);
+    await page.body?.cancel();
+    assert.equal(page.status, 200);
+    const day = addDays(monday(141), 1);
+    const slots = await call("GET", `${host.baseUrl}/book/t-hidden/slots?start=${day}&end=${day}`, null);
+    assert.equal(slots.status, 200, JSON.stringify(slots.body));
+    const first = slots.body.data[day][0].start;
+    const made = await call("POST", `${host.baseUrl}/book/t-hidden/bookings`, null, {
+      start: first,
+      attendee: {
+        name: "Linked",
+        email: `linked-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        timeZone: "UTC",
+      },
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
   });
 });

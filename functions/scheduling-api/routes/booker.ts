@@ -129,7 +129,7 @@ export function bookerRoutes(ctx: FunctionContext, book: Hono<SchedulingEnv>): v
     const body = await jsonBody(c);
     delete body.eventTypeId;
     body.eventTypeSlug = c.req.param("slug");
-    const input = parseCreate(body, deps.catalog, c.get("caller"));
+    const input = parseCreate(body, deps.catalog);
     const made = await createBooking(deps, c.get("caller"), input);
     const out = made.map((b) => bookingOut(b, deps.catalog));
     return success(c, input.type.recurrence ? out : out[0], 201);

@@ -41,11 +41,7 @@ function optionalText(body: Record<string, unknown>, field: string, max = 5000):
 }
 
 /** The create body (Cal's 2024-08-13 shape) as domain input; every problem is a 400 naming the field. */
-export function parseCreate(
-  body: Record<string, unknown>,
-  catalog: Catalog,
-  caller: SchedulingEnv["Variables"]["caller"],
-): CreateInput {
+export function parseCreate(body: Record<string, unknown>, catalog: Catalog): CreateInput {
   const start = parseInstant(body.start, "start");
   const ref = body.eventTypeId ?? body.eventTypeSlug;
   if (ref === undefined || ref === null || ref === "") {
@@ -57,7 +53,7 @@ export function parseCreate(
   ) {
     throw badRequest("eventTypeId must be an integer");
   }
-  const type: EventType = bookableType(catalog, String(ref), caller);
+  const type: EventType = bookableType(catalog, String(ref));
   const a = body.attendee;
   if (!a || typeof a !== "object" || Array.isArray(a)) {
     throw badRequest("attendee is required: { name, email, timeZone }");
@@ -268,7 +264,7 @@ export function bookingRoutes(ctx: FunctionContext) {
 
     async create(c: C) {
       const deps = await depsOf(ctx, c);
-      const input = parseCreate(await jsonBody(c), deps.catalog, c.get("caller"));
+      const input = parseCreate(await jsonBody(c), deps.catalog);
       const made = await createBooking(deps, c.get("caller"), input);
       const out = made.map((b) => bookingOut(b, deps.catalog));
       return success(c, input.type.recurrence ? out : out[0], 201);

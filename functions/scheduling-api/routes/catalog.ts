@@ -7,7 +7,7 @@ import { hostByEmail } from "../domain/catalog.ts";
 import { findHost } from "../domain/hosts.ts";
 import { notFound, success } from "../envelope.ts";
 import { awayOut, eventTypeOut, meOut, scheduleOut } from "../wire.ts";
-import { catalogOf, typeVisible, visibleType } from "./common.ts";
+import { catalogOf, typeListed, visibleType } from "./common.ts";
 
 type C = Context<SchedulingEnv>;
 
@@ -32,7 +32,7 @@ export function catalogRoutes(ctx: FunctionContext) {
       const caller = c.get("caller");
       const username = c.req.query("username");
       const eventSlug = c.req.query("eventSlug");
-      let types = catalog.types.filter((t) => typeVisible(t, caller));
+      let types = catalog.types.filter((t) => typeListed(t, caller));
       if (username) {
         const host = findHost(catalog.hosts, username);
         types = host ? types.filter((t) => t.hosts.some((h) => h.host.email === host.email)) : [];

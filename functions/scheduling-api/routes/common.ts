@@ -33,11 +33,22 @@ export async function depsOf(ctx: FunctionContext, c: Context<SchedulingEnv>): P
   };
 }
 
-/** Keys and administrators see every type; a person the types their plan admits; a visitor open ones. */
+/**
+ * Who reaches a type by its id, slug or link: keys and administrators every type, a person the types
+ * their plan admits, a visitor of the booker page any (the admission check decides who may book it).
+ */
 export function typeVisible(type: EventType, caller: Caller): boolean {
   if (isPrivileged(caller)) return true;
   if (caller.kind === "person") return tierAdmits(type, caller.tier);
-  return !type.flags.hidden;
+  return true;
+}
+
+/**
+ * Who finds a type in a listing: as above, less hidden types for a person. Hidden is Cal's: off the
+ * listing, still bookable by its link (_links.book).
+ */
+export function typeListed(type: EventType, caller: Caller): boolean {
+  return typeVisible(type, caller) && (isPrivileged(caller) || !type.flags.hidden);
 }
 
 export function visibleType(catalog: Catalog, ref: string, caller: Caller): EventType {
@@ -47,12 +58,12 @@ export function visibleType(catalog: Catalog, ref: string, caller: Caller): Even
 }
 
 /**
- * The type a booking names. Beside what the caller sees, a person reaches an open type their plan
- * excludes: the admission check then answers 403 not-included, as it does for a key, instead of a 404.
+ * The type a booking names. Beside what the caller sees, a person reaches a type their plan excludes:
+ * the admission check then answers 403 not-included, as it does for a key, instead of a 404.
  */
-export function bookableType(catalog: Catalog, ref: string, caller: Caller): EventType {
+export function bookableType(catalog: Catalog, ref: string): EventType {
   const type = findType(catalog, ref);
-  if (!type || !(typeVisible(type, caller) || !type.flags.hidden)) throw notFound(`Event type ${ref}`);
+  if (!type) throw notFound(`Event type ${ref}`);
   return type;
 }
 

@@ -31,7 +31,7 @@ export function paymentRoutes(ctx: FunctionContext) {
       const body = await jsonBody(c);
       delete body.eventTypeId;
       body.eventTypeSlug = c.req.param("slug");
-      const input = parseCreate(body, deps.catalog, c.get("caller"));
+      const input = parseCreate(body, deps.catalog);
       ownAddressOnly(c.get("caller"), input.attendee.email);
       const page = `${ctx.config.publicUrl}/book/${input.type.slug}`;
       try {
