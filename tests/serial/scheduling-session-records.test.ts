@@ -4,7 +4,7 @@
 // round-robin host, assignAllTeamMembers, a range booking window, a time-based confirmation policy,
 // count limits per month and year, teams, and a type's several places. Serial: the records change every
 // caller's catalogue.
-// These tests take the weeks from 2031-01-06 + 128..141 and 160.
+// These tests take the weeks from 2031-01-06 + 128..142 and 160.
 import assert from "node:assert/strict";
 import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
 import { launchChromium } from "../helpers/browser.ts";
@@ -729,5 +729,60 @@ test("a hidden type is off a person's listing but bookable by its link, as Cal's
       },
     });
     assert.equal(made.status, 201, JSON.stringify(made.body));
+  });
+});
+
+test("the admission check answers the first failing step in the spec's order, whatever fails after it", async () => {
+  await withSessions([
+    { slug: "t-order", price: 40, location: "phone", options: { requires: "supporter" } },
+    { slug: "t-order-hosted", price: 40, host: "ada", location: "phone", options: { requires: "supporter" } },
+  ], async () => {
+    const credit = async (email: string, slug: string) => {
+      await host.ctx
+        .sql`insert into public.scheduling_payments (session_id, status, event_type_slug, attendee_email)
+                         values (${`cs_test_${crypto.randomUUID()}`}, 'unavailable', ${slug}, ${email})`;
+    };
+    const member = await person("member");
+    const supporter = await person("member", { tier: "supporter" });
+    const other = await person("member", { tier: "supporter" });
+    const book = (slug: string, email: string, start: string, token = key, phoneNumber?: string) =>
+      call("POST", "/bookings", token, {
+        start,
+        eventTypeSlug: slug,
+        attendee: { name: "Order", email, timeZone: "UTC", ...(phoneNumber ? { phoneNumber } : {}) },
+      });
+    const start = at(142, 1, "08:00");
+    // t-order fails every later step too: a supporter's type, paid, no host, by phone
+    assertError(
+      await book("t-order", `guest-${crypto.randomUUID()}@example.com`, start),
+      403,
+      "FORBIDDEN",
+      "guest",
+    );
+    assertError(await book("t-order", member.email, start), 403, "FORBIDDEN", "not-included");
+    assertError(await book("t-order", supporter.email, start), 402, "PAYMENT_REQUIRED", "unpaid");
+    await credit(supporter.email, "t-order");
+    assertError(await book("t-order", supporter.email, start), 503, "SERVICE_UNAVAILABLE");
+    // t-order-hosted: a taken time, booked by a person for someone else
+    await credit(other.email, "t-order-hosted");
+    assert.equal((await book("t-order-hosted", other.email, start, key, "+49 30 1")).status, 201);
+    await credit(supporter.email, "t-order-hosted");
+    const phone = await book("t-order-hosted", supporter.email, start, other.jwt);
+    assertError(phone, 400, "BAD_REQUEST");
+    assert.match(phone.body.error.message, /phone/);
+    assertError(
+      await book("t-order-hosted", supporter.email, start, other.jwt, "+49 30 2"),
+      409,
+      "CONFLICT",
+      "taken",
+    );
+    const own = await book("t-order-hosted", supporter.email, at(142, 1, "09:00"), other.jwt, "+49 30 2");
+    assertError(own, 403, "FORBIDDEN");
+    assert.equal(own.body.error.details, undefined, "no details code: the address is not the caller's");
+    // and nothing of it spent the supporter's credits
+    const [{ n }] = await host.ctx.sql<{ n: number }[]>`
+      select count(*)::int as n from public.scheduling_payments
+       where attendee_email = ${supporter.email} and booking_id is null`;
+    assert.equal(n, 2);
   });
 });
