@@ -1,6 +1,6 @@
 // Event types, schedules, away periods and /v2/me over HTTP: fields, filters, addressing, the
 // read-only 405s, and who sees what; each route answered with the cal-api-version Cal.com asks for.
-// These tests take the week from 2031-01-06 + 70.
+// These tests take the week from 2031-01-06 + 70, and read slots in March 2036.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
@@ -404,6 +404,35 @@ test("each route answers the shape of the cal-api-version Cal.com sends it (even
   const byDefault = await call("GET", "/schedules/default", key, undefined, v("2024-06-11"));
   assert.equal(byDefault.body.data.isDefault, true);
 });
+
+for (
+  const [slug, zone, from, to, change, before, after] of [
+    // Ada's hours in Berlin across 2036-03-30, Grace's in New York across 2036-03-09
+    ["intro-call", "Europe/Berlin", "2036-03-27", "2036-04-02", "2036-03-30", "+01:00", "+02:00"],
+    ["phone-consult", "America/New_York", "2036-03-06", "2036-03-12", "2036-03-09", "-05:00", "-04:00"],
+  ] as const
+) {
+  test(`slots over the DST change of ${change} in ${zone}: the host's 09:00-17:00 in local time, the offset changing with the day`, async () => {
+    const r = await call(
+      "GET",
+      `/slots?eventTypeSlug=${slug}&start=${from}&end=${to}&timeZone=${zone}`,
+      key,
+    );
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const days = Object.keys(r.body.data).sort();
+    assert.ok(days.some((d) => d < change) && days.some((d) => d > change), days.join(","));
+    for (const day of days) {
+      const starts: string[] = r.body.data[day].map((s: any) => s.start);
+      assert.equal(starts[0], `${day}T09:00:00.000${day < change ? before : after}`, `${day} opens at 09:00`);
+      for (const start of starts) {
+        assert.ok(start.startsWith(day), start);
+        assert.ok(start.endsWith(day < change ? before : after), `${start}: the day's offset`);
+        const local = start.slice(11, 16);
+        assert.ok(local >= "09:00" && local < "17:00", `${start} inside the hours`);
+      }
+    }
+  });
+}
 
 test("the function's own address answers like the public one; unknown routes are NOT_FOUND in the envelope", async () => {
   const own = await call("GET", `${host.baseUrl}/functions/v1/scheduling-api/v2/event-types/intro-call`, key);
