@@ -384,6 +384,30 @@ test("embedded, a paid session pays in a window of its own: the parent page stay
   }
 });
 
+test("embedded with a link to no session: the parent hears linkFailed (404) and shows its failed state, not an endless loader", async () => {
+  const b = await browser();
+  try {
+    const page = await b.newPage();
+    await page.goto(embedding({ theme: "dark" }, "book/no-such-session"));
+    const failed = await heard(page, "linkFailed");
+    assert.equal(failed.code, "404");
+    assert.match(failed.data.url, /\/book\/no-such-session\/embed\?embed=booker/);
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelector("cal-inline")?.getAttribute("loading") === "failed",
+      undefined,
+      { timeout: 20_000 },
+    );
+    const types = await page.evaluate(() => (window as any).calEvents.map((e: any) => e.type));
+    assert.ok(!types.includes("linkReady"), types.join(","));
+    const standalone = await fetch(`${host.baseUrl}/book/no-such-session`);
+    assert.equal(standalone.status, 404);
+    assert.match(standalone.headers.get("content-type") ?? "", /^text\/html/);
+    assert.match(await standalone.text(), /Session not found/);
+  } finally {
+    await b.close();
+  }
+});
+
 test("Cal('modal') with theme=light: the modal shows the light booker, and a click on its backdrop closes it (__closeIframe)", async () => {
   const b = await browser();
   try {

@@ -5,12 +5,12 @@
 // send their JWT.
 import type { Context, Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { type BookerData, renderBookerPage } from "../../../web/pages/book/page.ts";
+import { type BookerData, renderBookerNotFound, renderBookerPage } from "../../../web/pages/book/page.ts";
 import type { Caller, SchedulingEnv } from "../access.ts";
 import { cancelBooking, createBooking, loadFor, rescheduleBooking } from "../domain/bookings.ts";
 import { findType } from "../domain/catalog.ts";
 import { type EventType, type Location, locationValue } from "../domain/event-types.ts";
-import { badRequest, notFound, success } from "../envelope.ts";
+import { badRequest, success } from "../envelope.ts";
 import { bookingOut } from "../wire.ts";
 import { parseCancel, parseCreate, parseReschedule } from "./bookings.ts";
 import { catalogOf, depsOf, isEmail, jsonBody, typeVisible } from "./common.ts";
@@ -68,7 +68,10 @@ export function bookerRoutes(ctx: FunctionContext, book: Hono<SchedulingEnv>): v
   const page = async (c: import("hono").Context<SchedulingEnv>) => {
     const catalog = await catalogOf(ctx, c);
     const type = findType(catalog, c.req.param("slug")!);
-    if (!type || !typeVisible(type, c.get("caller"))) throw notFound(`Session ${c.req.param("slug")}`);
+    if (!type || !typeVisible(type, c.get("caller"))) {
+      // a page, not an API answer: a visitor (or the embed's parent) is told the link leads nowhere
+      return c.html(renderBookerNotFound(), 404, { "cache-control": "no-store" });
+    }
     const html = await renderBookerPage(bookerData(type), {
       embedded: c.req.query("embed") !== undefined,
       theme: c.req.query("theme") ?? "light",

@@ -158,3 +158,32 @@ export async function renderBookerPage(
 </body>
 </html>`;
 }
+
+/**
+ * The booker page's answer for a session that does not exist. Framed by @calcom/embed-core it says so to
+ * the parent (linkFailed, code 404), which then shows its own "link seems to be wrong" state instead of a
+ * loader that never ends.
+ */
+export function renderBookerNotFound(): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Session not found</title><style>${BASE_STYLE}</style></head>
+<body><main><h1>Session not found</h1><p class="muted">This booking link does not lead to a session.</p></main>
+<script>
+(function () {
+  const params = new URLSearchParams(location.search);
+  if (!params.has("embed") || window.parent === window) return;
+  const namespace = params.get("embed") || "";
+  window.parent.postMessage({
+    originator: "CAL",
+    type: "linkFailed",
+    namespace,
+    fullType: "CAL:" + namespace + ":linkFailed",
+    data: { code: "404", msg: "This booking link does not lead to a session.", data: { url: location.href } },
+  }, "*");
+})();
+</script>
+</body>
+</html>`;
+}
