@@ -331,6 +331,42 @@ test("the API page tells contentful-management users to set hostUpload", () => {
   );
 });
 
+test("the bookings list documents every filter and sort the scheduling function reads, and cancel its body", () => {
+  const names = operation(full, "get", "/api/scheduling/v2/bookings").parameters!
+    .map((p) => "name" in p ? p.name : undefined);
+  for (
+    const name of [
+      "status",
+      "attendeeEmail",
+      "attendeeName",
+      "bookingUid",
+      "eventTypeId",
+      "eventTypeIds",
+      "eventTypeSlug",
+      "teamId",
+      "teamsIds",
+      "afterStart",
+      "beforeEnd",
+      "afterCreatedAt",
+      "beforeCreatedAt",
+      "afterUpdatedAt",
+      "beforeUpdatedAt",
+      "sortStart",
+      "sortEnd",
+      "sortCreated",
+      "sortUpdatedAt",
+      "take",
+      "skip",
+    ]
+  ) assert.ok(names.includes(name), name);
+  const cancel = full.components!.schemas!.BookingCancel as { properties: Record<string, unknown> };
+  assert.deepEqual(Object.keys(cancel.properties).sort(), [
+    "cancelSubsequentBookings",
+    "cancellationReason",
+    "seatUid",
+  ]);
+});
+
 test("the capture routes take GET ?data= as PostHog serves it", () => {
   for (const path of ["/api/events", "/api/events/e", "/api/events/batch", "/api/events/flags"]) {
     const get = operation(full, "get", path);
