@@ -62,3 +62,20 @@ export function unstorableParameter(url: URL): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Whether a segment of the URL's path, decoded as the router decodes it, holds text Postgres cannot hold:
+ * such a path names nothing that can exist.
+ */
+export function unstorablePathSegment(url: URL): boolean {
+  return !url.pathname.split("/").every((segment) => storableText(decodedSegment(segment)));
+}
+
+/** A path segment as the router decodes it (as it is when it is not valid percent-encoded UTF-8). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

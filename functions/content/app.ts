@@ -20,7 +20,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
 import { openCors, requestId } from "../../shared/http.ts";
-import { storableText, unstorableParameter } from "../../shared/input-text.ts";
+import { unstorableParameter, unstorablePathSegment } from "../../shared/input-text.ts";
 import { contentAccess, type ContentEnv } from "./access.ts";
 import { badQuery, ContentError, contentErrorHandler, notFound } from "./envelope.ts";
 import { deliveryRoutes, spaceOf } from "./routes/delivery.ts";
@@ -141,7 +141,7 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
  */
 const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
   const url = new URL(c.req.url);
-  if (!url.pathname.split("/").every((segment) => storableText(decodedSegment(segment)))) throw notFound();
+  if (unstorablePathSegment(url)) throw notFound();
   if (unstorableParameter(url) !== undefined) {
     throw badQuery(
       "A query parameter holds the NUL character or a lone surrogate, which no value can contain.",
@@ -149,12 +149,3 @@ const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
   }
   await next();
 };
-
-/** A segment as the router decodes it (left as it is when it is not valid percent-encoded UTF-8). */
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}

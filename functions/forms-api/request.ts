@@ -1,14 +1,19 @@
 // What a request to the Forms API or the form page may carry, checked before any route looks at it: a
 // JSON body that is JSON, nests not too deep and holds only text Postgres can store, and an address
-// without a NUL (nothing can be named with one). The checks are shared/input-text.ts'; the refusals
+// whose segments Postgres could store too (nothing can be named otherwise). The checks are shared/input-text.ts'; the refusals
 // are in the forms envelope.
 import type { MiddlewareHandler } from "hono";
 import { readJsonBody } from "../../shared/http.ts";
-import { type JsonProblem, jsonProblem, unstorableParameter } from "../../shared/input-text.ts";
+import {
+  type JsonProblem,
+  jsonProblem,
+  unstorableParameter,
+  unstorablePathSegment,
+} from "../../shared/input-text.ts";
 import type { FormsEnv } from "./access.ts";
 import { invalid, notFound } from "./envelope.ts";
 
-/** Unstorable text in an argument is VALIDATION_ERROR naming it; a NUL in the path: NOT_FOUND. */
+/** Unstorable text in an argument is VALIDATION_ERROR naming it; in the path: NOT_FOUND. */
 export function refuseUnstorable(): MiddlewareHandler<FormsEnv> {
   return async (c, next) => {
     const url = new URL(c.req.url);
@@ -16,7 +21,7 @@ export function refuseUnstorable(): MiddlewareHandler<FormsEnv> {
     if (argument !== undefined) {
       throw invalid(`${argument} may not contain the NUL character (%00) or a lone surrogate`, argument);
     }
-    if (url.pathname.includes("%00")) throw notFound();
+    if (unstorablePathSegment(url)) throw notFound();
     await next();
   };
 }

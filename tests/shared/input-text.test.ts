@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { jsonPathText, jsonProblem, storableText, unstorableParameter } from "../../shared/input-text.ts";
+import {
+  jsonPathText,
+  jsonProblem,
+  storableText,
+  unstorableParameter,
+  unstorablePathSegment,
+} from "../../shared/input-text.ts";
 
 Deno.test("storable text refuses the NUL character and lone surrogates, keeps everything else", () => {
   assert.deepEqual(storableText("plain, ünïcode and 😀"), true);
@@ -34,4 +40,19 @@ Deno.test("paths read the way clients write them, and query parameters are check
   assert.deepEqual(unstorableParameter(new URL("http://x/?a=1&b=%00")), "b");
   assert.deepEqual(unstorableParameter(new URL("http://x/?a%00=1")), "a\u0000");
   assert.deepEqual(unstorableParameter(new URL("http://x/?a=1")), undefined);
+});
+
+Deno.test("a path segment is judged as the router decodes it: NUL or a lone surrogate, encoded or not", () => {
+  assert.equal(unstorablePathSegment(new URL("http://x/forms/a%00b/responses")), true);
+  assert.equal(
+    unstorablePathSegment(new URL("http://x/forms/%ED%A0%80")),
+    false,
+    "not UTF-8: kept as written",
+  );
+  assert.equal(unstorablePathSegment(new URL("http://x/forms/%F0%9F%98%80/%25")), false);
+  assert.equal(
+    unstorablePathSegment(new URL("http://x/forms/%E0%A4%A")),
+    false,
+    "broken encoding is kept as written",
+  );
 });

@@ -4,7 +4,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { readJsonObject } from "../../../shared/http.ts";
-import { jsonPathText, jsonProblem, storableText, unstorableParameter } from "../../../shared/input-text.ts";
+import {
+  jsonPathText,
+  jsonProblem,
+  unstorableParameter,
+  unstorablePathSegment,
+} from "../../../shared/input-text.ts";
 import { type Caller, isPrivileged, type SchedulingEnv } from "../access.ts";
 import type { Deps } from "../domain/bookings.ts";
 import type { Outbound } from "../domain/forward.ts";
@@ -91,7 +96,7 @@ export function refuseUnstorableJson(value: unknown): void {
  */
 export const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
   const url = new URL(c.req.url);
-  if (!url.pathname.split("/").every((segment) => storableText(decodedSegment(segment)))) {
+  if (unstorablePathSegment(url)) {
     throw notFound("Route");
   }
   const parameter = unstorableParameter(url);
@@ -102,15 +107,6 @@ export const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
   }
   await next();
 };
-
-/** A path segment as the router decodes it (as it is when it is not valid percent-encoded UTF-8). */
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
 
 /** The years a date parameter may name: far enough for any booking, well inside what Postgres stores. */
 export const INSTANT_YEARS = { min: 1970, max: 2200 } as const;
