@@ -30,7 +30,15 @@ export type FilterTarget =
   | { kind: "asset"; field: AssetField };
 
 /** An asset's own values that collections filter and order on (REST reaches title, fileName, contentType). */
-export type AssetField = "title" | "description" | "fileName" | "contentType" | "size" | "width" | "height" | "url";
+export type AssetField =
+  | "title"
+  | "description"
+  | "fileName"
+  | "contentType"
+  | "size"
+  | "width"
+  | "height"
+  | "url";
 
 export interface Filter {
   target: FilterTarget;
@@ -119,17 +127,44 @@ export const MIMETYPE_GROUPS: Record<string, string[]> = {
   image: ["image/"],
   audio: ["audio/"],
   video: ["video/"],
-  richtext: ["text/richtext", "application/rtf", "application/msword",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.", "application/vnd.oasis.opendocument.text"],
-  presentation: ["application/vnd.ms-powerpoint", "application/vnd.openxmlformats-officedocument.presentationml.",
-    "application/vnd.oasis.opendocument.presentation", "application/vnd.apple.keynote"],
-  spreadsheet: ["application/vnd.ms-excel", "application/vnd.openxmlformats-officedocument.spreadsheetml.",
-    "application/vnd.oasis.opendocument.spreadsheet", "text/csv"],
+  richtext: [
+    "text/richtext",
+    "application/rtf",
+    "application/msword",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.",
+    "application/vnd.oasis.opendocument.text",
+  ],
+  presentation: [
+    "application/vnd.ms-powerpoint",
+    "application/vnd.openxmlformats-officedocument.presentationml.",
+    "application/vnd.oasis.opendocument.presentation",
+    "application/vnd.apple.keynote",
+  ],
+  spreadsheet: [
+    "application/vnd.ms-excel",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.",
+    "application/vnd.oasis.opendocument.spreadsheet",
+    "text/csv",
+  ],
   pdfdocument: ["application/pdf"],
-  archive: ["application/zip", "application/x-tar", "application/gzip", "application/x-7z-compressed",
-    "application/x-rar-compressed"],
-  code: ["application/json", "application/javascript", "text/javascript", "text/html", "text/css",
-    "application/xml", "text/xml", "application/x-sh", "text/markdown"],
+  archive: [
+    "application/zip",
+    "application/x-tar",
+    "application/gzip",
+    "application/x-7z-compressed",
+    "application/x-rar-compressed",
+  ],
+  code: [
+    "application/json",
+    "application/javascript",
+    "text/javascript",
+    "text/html",
+    "text/css",
+    "application/xml",
+    "text/xml",
+    "application/x-sh",
+    "text/markdown",
+  ],
 };
 
 /** Arguments a collection route understands besides filters; anything else starting sys./fields. is a filter. */
@@ -228,9 +263,18 @@ function intArg(params: URLSearchParams, name: string, fallback: number, min: nu
   if (raw === null || raw === "") return fallback;
   const value = Number(raw);
   if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw badQuery(`${name} must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? "" : ` to ${max}`}`, {
-      errors: [{ name: "range", path: [name], value: raw, min, max: max === Number.MAX_SAFE_INTEGER ? undefined : max }],
-    });
+    throw badQuery(
+      `${name} must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? "" : ` to ${max}`}`,
+      {
+        errors: [{
+          name: "range",
+          path: [name],
+          value: raw,
+          min,
+          max: max === Number.MAX_SAFE_INTEGER ? undefined : max,
+        }],
+      },
+    );
   }
   return value;
 }
@@ -260,7 +304,10 @@ export function parseSelect(raw: string | null): Selection | undefined {
   return selection;
 }
 
-function parseOrder<T>(raw: string | null, targetOf: (path: string) => T): { target: T; descending: boolean }[] {
+function parseOrder<T>(
+  raw: string | null,
+  targetOf: (path: string) => T,
+): { target: T; descending: boolean }[] {
   if (raw === null || raw.trim() === "") return [];
   return raw.split(",").map((p) => p.trim()).filter(Boolean).map((part) => {
     const descending = part.startsWith("-");
@@ -276,11 +323,17 @@ function parseFilter(
   const match = name.match(/^([^\[\]]+)(?:\[([a-z]+)\])?$/);
   if (!match) throw badQuery(`Malformed argument: ${name}`);
   const [, path, rawOp] = match;
-  if (!path.startsWith("sys.") && !path.startsWith("fields.") && !path.startsWith("metadata.")) return undefined;
+  if (!path.startsWith("sys.") && !path.startsWith("fields.") && !path.startsWith("metadata.")) {
+    return undefined;
+  }
   if (rawOp && LOCATION_OPERATORS.has(rawOp)) {
-    throw new ContentError("InvalidQuery", `The [${rawOp}] operator needs a location field; this site has none.`, {
-      errors: [{ name: "unsupportedOperator", operator: rawOp, path }],
-    });
+    throw new ContentError(
+      "InvalidQuery",
+      `The [${rawOp}] operator needs a location field; this site has none.`,
+      {
+        errors: [{ name: "unsupportedOperator", operator: rawOp, path }],
+      },
+    );
   }
   if (rawOp && !OPERATORS.has(rawOp as Operator)) {
     throw new ContentError("InvalidQuery", `Unknown operator [${rawOp}]`, {
@@ -288,13 +341,15 @@ function parseFilter(
     });
   }
   const op = (rawOp ?? "eq") as Operator;
+  if (path.startsWith("metadata.")) return metadataFilter(path, op, value);
   const target = targetOf(path);
   if (!target) return undefined;
   if (op === "exists" && value !== "true" && value !== "false") {
     throw badQuery(`[exists] takes true or false: ${name}`);
   }
-  const values = (op === "in" || op === "nin" || op === "all" ? value.split(",").map((v) => v.trim()) : [value])
-    .map((v) => checkValue(target, op, v, name));
+  const values =
+    (op === "in" || op === "nin" || op === "all" ? value.split(",").map((v) => v.trim()) : [value])
+      .map((v) => checkValue(target, op, v, name));
   return { target, op, values };
 }
 
@@ -322,10 +377,14 @@ function checkValue(target: FilterTarget, op: Operator, value: string, name: str
   }
   if (kind === "date") {
     const date = parseDate(value);
-    if (!date) throw badQuery(`${name} takes an ISO 8601 date or instant such as 2024-03-01 or 2024-03-01T10:00:00Z`);
+    if (!date) {
+      throw badQuery(`${name} takes an ISO 8601 date or instant such as 2024-03-01 or 2024-03-01T10:00:00Z`);
+    }
     return date.toISOString();
   }
-  if (kind === "boolean" && value !== "true" && value !== "false") throw badQuery(`${name} takes true or false`);
+  if (kind === "boolean" && value !== "true" && value !== "false") {
+    throw badQuery(`${name} takes true or false`);
+  }
   if (["lt", "lte", "gt", "gte"].includes(op) && !["number", "date", "text"].includes(kind)) {
     throw new ContentError("InvalidQuery", `[${op}] does not apply to ${name.split("[")[0]}`, {
       errors: [{ name: "unsupportedOperator", operator: op }],
@@ -363,15 +422,54 @@ function entryFilterTarget(path: string, contentType?: ContentModel): FilterTarg
     }
     if (field === "contentType.sys.id") return { kind: "sys", field: "contentType" };
     // sys.type, sys.locale and the like describe every item alike: nothing to filter
-    if (field === "type" || field === "locale" || field === "space.sys.id" || field === "environment.sys.id") {
+    if (
+      field === "type" || field === "locale" || field === "space.sys.id" || field === "environment.sys.id"
+    ) {
       return undefined;
     }
     throw new ContentError("InvalidQuery", `Unknown sys field: ${path}`, {
       errors: [{ name: "unknown", path: path.split(".") }],
     });
   }
-  if (path.startsWith("metadata.")) return undefined;
   return fieldTarget(path, contentType);
+}
+
+/** A filter no item passes: an id among none. */
+const NO_ITEM: Filter = { target: { kind: "sys", field: "id" }, op: "in", values: [] };
+
+/**
+ * metadata.tags.sys.id and metadata.concepts.sys.id: a site's entries and assets carry neither tags nor
+ * concepts (their metadata lists are always empty), so asking for some matches nothing, and asking for
+ * none, or for items without them, restricts nothing. Undefined means no restriction.
+ */
+function metadataFilter(path: string, op: Operator, value: string): Filter | undefined {
+  if (path !== "metadata.tags.sys.id" && path !== "metadata.concepts.sys.id") {
+    throw new ContentError("InvalidQuery", `Unknown metadata field: ${path}`, {
+      errors: [{ name: "unknown", path: path.split(".") }],
+    });
+  }
+  switch (op) {
+    case "exists":
+      if (value !== "true" && value !== "false") {
+        throw badQuery(`[exists] takes true or false: ${path}[exists]`);
+      }
+      return value === "true" ? NO_ITEM : undefined;
+    case "eq":
+    case "in":
+    case "all":
+      return NO_ITEM;
+    case "ne":
+    case "nin":
+      return undefined;
+    default:
+      throw new ContentError(
+        "InvalidQuery",
+        `${path} takes [in], [all], [nin], [exists] or an id: [${op}] it does not`,
+        {
+          errors: [{ name: "unsupportedOperator", operator: op, path }],
+        },
+      );
+  }
 }
 
 function fieldTarget(path: string, contentType?: ContentModel): FilterTarget {
@@ -403,7 +501,10 @@ function entryOrderTarget(path: string, contentType?: ContentModel): OrderTarget
   }
   if (path.startsWith("fields.")) {
     const target = fieldTarget(path, contentType);
-    if (target.kind !== "field" || target.linkId || ["json", "list", "link", "linkList"].includes(target.valueKind)) {
+    if (
+      target.kind !== "field" || target.linkId ||
+      ["json", "list", "link", "linkList"].includes(target.valueKind)
+    ) {
       throw badQuery(`Cannot order by ${path}`);
     }
     return { kind: "field", field: target.field, valueKind: target.valueKind };
@@ -416,7 +517,9 @@ function assetOrderTarget(path: string): OrderTarget {
     return { kind: "sys", field: path.slice(4) as "createdAt" };
   }
   if (path === "fields.title") return { kind: "asset", field: "title" };
-  throw badQuery(`Assets can be ordered by sys.createdAt, sys.updatedAt, sys.id or fields.title, not ${path}`);
+  throw badQuery(
+    `Assets can be ordered by sys.createdAt, sys.updatedAt, sys.id or fields.title, not ${path}`,
+  );
 }
 
 function assetFilterTarget(path: string): FilterTarget | undefined {

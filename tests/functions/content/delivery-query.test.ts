@@ -20,8 +20,10 @@ async function get(path: string, k = key) {
 // the demo's own articles only (other tests may add probe entries whose ids start with article.probe)
 const allArticles: any[] = (await get("/entries?content_type=article&limit=1000&include=0")).items
   .filter((e: any) => !e.sys.id.startsWith("article.probe"));
-const ids = (items: any[]) => items.map((i) => i.sys.id).filter((id: string) => !id.startsWith("article.probe")).sort();
-const expect = (predicate: (f: any, e: any) => boolean) => allArticles.filter((e) => predicate(e.fields, e)).map((e) => e.sys.id).sort();
+const ids = (items: any[]) =>
+  items.map((i) => i.sys.id).filter((id: string) => !id.startsWith("article.probe")).sort();
+const expect = (predicate: (f: any, e: any) => boolean) =>
+  allArticles.filter((e) => predicate(e.fields, e)).map((e) => e.sys.id).sort();
 
 async function same(query: string, predicate: (f: any, e: any) => boolean) {
   const answer = await get(`/entries?content_type=article&limit=1000&include=0&${query}`);
@@ -56,15 +58,23 @@ test("limit and skip page through the same order without gaps or repeats", async
 });
 
 test("default order is newest sys.createdAt first; - reverses; several keys order in turn", async () => {
-  const byDefault = (await get("/entries?content_type=article&limit=50")).items.map((i: any) => i.sys.createdAt);
+  const byDefault = (await get("/entries?content_type=article&limit=50")).items.map((i: any) =>
+    i.sys.createdAt
+  );
   assert.deepEqual(byDefault, [...byDefault].sort().reverse());
-  const asc = (await get("/entries?content_type=article&order=sys.createdAt&limit=50")).items.map((i: any) => i.sys.createdAt);
+  const asc = (await get("/entries?content_type=article&order=sys.createdAt&limit=50")).items.map((i: any) =>
+    i.sys.createdAt
+  );
   assert.deepEqual(asc, [...asc].sort());
-  const multi = (await get("/entries?content_type=article&order=fields.category,-fields.readingTime&limit=1000")).items
-    .filter((i: any) => i.fields.category && i.fields.readingTime !== undefined);
+  const multi =
+    (await get("/entries?content_type=article&order=fields.category,-fields.readingTime&limit=1000")).items
+      .filter((i: any) => i.fields.category && i.fields.readingTime !== undefined);
   for (let i = 1; i < multi.length; i++) {
     const [a, b] = [multi[i - 1].fields, multi[i].fields];
-    assert.ok(a.category < b.category || (a.category === b.category && a.readingTime >= b.readingTime), `${i}`);
+    assert.ok(
+      a.category < b.category || (a.category === b.category && a.readingTime >= b.readingTime),
+      `${i}`,
+    );
   }
   const byRating = (await get("/entries?content_type=article&order=-fields.rating&limit=1000")).items
     .map((i: any) => i.fields.rating).filter((r: any) => r !== undefined);
@@ -85,9 +95,18 @@ test("[in] and [nin] on a Symbol", async () => {
 
 test("an Array of Symbol: equality contains, [in] any, [nin] none, [all] every", async () => {
   await same("fields.tags=news", (f) => (f.tags ?? []).includes("news"));
-  await same("fields.tags[in]=news,series", (f) => (f.tags ?? []).some((t: string) => ["news", "series"].includes(t)));
-  await same("fields.tags[nin]=news,series", (f) => !(f.tags ?? []).some((t: string) => ["news", "series"].includes(t)));
-  await same("fields.tags[all]=welcome,news", (f) => ["welcome", "news"].every((t) => (f.tags ?? []).includes(t)));
+  await same(
+    "fields.tags[in]=news,series",
+    (f) => (f.tags ?? []).some((t: string) => ["news", "series"].includes(t)),
+  );
+  await same(
+    "fields.tags[nin]=news,series",
+    (f) => !(f.tags ?? []).some((t: string) => ["news", "series"].includes(t)),
+  );
+  await same(
+    "fields.tags[all]=welcome,news",
+    (f) => ["welcome", "news"].every((t) => (f.tags ?? []).includes(t)),
+  );
 });
 
 test("ranges on Integer, Number and Date compare as numbers and dates", async () => {
@@ -95,9 +114,14 @@ test("ranges on Integer, Number and Date compare as numbers and dates", async ()
   await same("fields.readingTime[lt]=5", (f) => f.readingTime !== undefined && f.readingTime < 5);
   await same("fields.rating[gt]=4", (f) => f.rating !== undefined && f.rating > 4);
   await same("fields.rating[lte]=2.5", (f) => f.rating !== undefined && f.rating <= 2.5);
-  await same("fields.date[gte]=2024-06-01", (f) => f.date !== undefined && new Date(f.date) >= new Date("2024-06-01"));
-  await same("fields.date[lt]=2023-06-01&fields.readingTime[gt]=3", (f) =>
-    f.date !== undefined && new Date(f.date) < new Date("2023-06-01") && f.readingTime > 3);
+  await same(
+    "fields.date[gte]=2024-06-01",
+    (f) => f.date !== undefined && new Date(f.date) >= new Date("2024-06-01"),
+  );
+  await same(
+    "fields.date[lt]=2023-06-01&fields.readingTime[gt]=3",
+    (f) => f.date !== undefined && new Date(f.date) < new Date("2023-06-01") && f.readingTime > 3,
+  );
 });
 
 test("Boolean equality and [exists]", async () => {
@@ -118,8 +142,15 @@ test("[match] searches one field; query searches every field and the body", asyn
 
 test("sys filters: sys.id, sys.id[in], sys.createdAt ranges, sys.contentType.sys.id", async () => {
   assert.deepEqual(ids((await get("/entries?sys.id=article.hello")).items), ["article.hello"]);
-  assert.deepEqual(ids((await get("/entries?sys.id[in]=article.hello,book.field-guide")).items), ["article.hello", "book.field-guide"]);
-  assert.ok(!ids((await get("/entries?sys.id[nin]=article.hello&content_type=article&limit=1000")).items).includes("article.hello"));
+  assert.deepEqual(ids((await get("/entries?sys.id[in]=article.hello,book.field-guide")).items), [
+    "article.hello",
+    "book.field-guide",
+  ]);
+  assert.ok(
+    !ids((await get("/entries?sys.id[nin]=article.hello&content_type=article&limit=1000")).items).includes(
+      "article.hello",
+    ),
+  );
   const after = await get("/entries?sys.createdAt[gte]=2025-01-01&limit=1000");
   for (const item of after.items) assert.ok(item.sys.createdAt >= "2025-01-01");
   const books = await get("/entries?sys.contentType.sys.id=book&limit=1000");
@@ -127,8 +158,10 @@ test("sys filters: sys.id, sys.id[in], sys.createdAt ranges, sys.contentType.sys
 });
 
 test("link filters: fields.<link>.sys.id on a link list, links_to_entry, links_to_asset", async () => {
-  await same("fields.related.sys.id=article.series.part-02", (f) =>
-    (f.related ?? []).some((l: any) => l.sys.id === "article.series.part-02"));
+  await same(
+    "fields.related.sys.id=article.series.part-02",
+    (f) => (f.related ?? []).some((l: any) => l.sys.id === "article.series.part-02"),
+  );
   const linking = await get("/entries?links_to_entry=article.series.part-03&limit=1000");
   assert.deepEqual(ids(linking.items), ["article.series.part-02"]);
   const hello = (await get("/entries?sys.id=article.hello")).items[0];
@@ -152,11 +185,17 @@ test("include: links resolve to the given depth, page items never repeat in incl
   const one = await depth(1);
   assert.deepEqual(one.includes.Entry.map((e: any) => e.sys.id), ["article.series.part-02"]);
   const five = await depth(5);
-  assert.deepEqual(five.includes.Entry.map((e: any) => e.sys.id).sort(), [2, 3, 4, 5, 6].map((n) => `article.series.part-0${n}`));
+  assert.deepEqual(
+    five.includes.Entry.map((e: any) => e.sys.id).sort(),
+    [2, 3, 4, 5, 6].map((n) => `article.series.part-0${n}`),
+  );
   const ten = await depth(10);
   assert.equal(ten.includes.Entry.length, 10);
   const both = await get("/entries?sys.id[in]=article.series.part-01,article.series.part-02&include=1");
-  assert.ok(!both.includes.Entry.some((e: any) => e.sys.id === "article.series.part-02"), "a page item is not repeated");
+  assert.ok(
+    !both.includes.Entry.some((e: any) => e.sys.id === "article.series.part-02"),
+    "a page item is not repeated",
+  );
   assert.ok(both.includes.Entry.some((e: any) => e.sys.id === "article.series.part-03"));
 });
 
@@ -169,7 +208,10 @@ test("a link to nothing published is listed in errors as notResolvable", async (
     assert.deepEqual(error.sys, { id: "notResolvable", type: "error" });
     assert.equal(error.details.type, "Link");
   }
-  assert.ok(body.includes.Entry.some((e: any) => e.sys.id === "article.hello"), "the resolvable link is included");
+  assert.ok(
+    body.includes.Entry.some((e: any) => e.sys.id === "article.hello"),
+    "the resolvable link is included",
+  );
 });
 
 test("includes carry linked assets", async () => {
@@ -185,14 +227,22 @@ test("locale: another locale answers its values with fallback; * answers locale 
   const de = (await get("/entries?sys.id=article.hello&locale=de-DE")).items[0];
   assert.equal(de.sys.locale, "de-DE");
   assert.notEqual(de.fields.title, en.fields.title);
-  assert.equal(de.fields.readingTime, en.fields.readingTime, "a non-localized field falls back to the default locale");
+  assert.equal(
+    de.fields.readingTime,
+    en.fields.readingTime,
+    "a non-localized field falls back to the default locale",
+  );
   const all = (await get("/entries?sys.id=article.hello&locale=*")).items[0];
   assert.equal(all.sys.locale, undefined);
   assert.deepEqual(all.fields.title, { "en-US": en.fields.title, "de-DE": de.fields.title });
   assert.deepEqual(all.fields.readingTime, { "en-US": en.fields.readingTime });
   const fallback = (await get("/entries?sys.id=article.series.part-01&locale=de-DE")).items[0];
   const original = (await get("/entries?sys.id=article.series.part-01")).items[0];
-  assert.equal(fallback.fields.title, original.fields.title, "a record without a German twin falls back to English");
+  assert.equal(
+    fallback.fields.title,
+    original.fields.title,
+    "a record without a German twin falls back to English",
+  );
 });
 
 test("a rich-text body comes with its markdown twin, fields in the content type's order", async () => {
@@ -210,9 +260,32 @@ test("a rich-text body comes with its markdown twin, fields in the content type'
     for (const c of n.content ?? []) walk(c);
   };
   walk(entry.fields.body);
-  for (const kind of ["heading-1", "heading-2", "heading-3", "heading-4", "heading-5", "heading-6", "paragraph", "unordered-list",
-    "ordered-list", "list-item", "blockquote", "hr", "table", "table-row", "table-header-cell", "table-cell", "hyperlink",
-    "embedded-asset-block", "text", "mark:bold", "mark:italic", "mark:code"]) {
+  for (
+    const kind of [
+      "heading-1",
+      "heading-2",
+      "heading-3",
+      "heading-4",
+      "heading-5",
+      "heading-6",
+      "paragraph",
+      "unordered-list",
+      "ordered-list",
+      "list-item",
+      "blockquote",
+      "hr",
+      "table",
+      "table-row",
+      "table-header-cell",
+      "table-cell",
+      "hyperlink",
+      "embedded-asset-block",
+      "text",
+      "mark:bold",
+      "mark:italic",
+      "mark:code",
+    ]
+  ) {
     assert.ok(kinds.has(kind), `the rich text tour shows ${kind}`);
   }
 });
@@ -234,7 +307,9 @@ test("the Preview API serves unpublished records; delivery does not", async () =
   const preview = await host.key("preview");
   assert.equal((await get("/entries?sys.id=article.draft-notes")).items.length, 0);
   assert.equal((await get("/entries?sys.id=article.draft-notes", preview)).items.length, 1);
-  const res = await fetch(`${env}/entries/article.draft-notes`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${env}/entries/article.draft-notes`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   assert.equal(res.status, 404);
   await res.body?.cancel();
   const p = await get("/entries?limit=1", preview);
@@ -257,7 +332,20 @@ test("content types derive from the models; a site model is namespaced", async (
   assert.deepEqual(kind.validations, [{ in: ["talk", "workshop", "meetup"] }]);
   const article = await get("/content_types/article");
   const types_ = new Set(article.fields.map((f: any) => f.type));
-  for (const t of ["Symbol", "Text", "RichText", "Integer", "Number", "Date", "Boolean", "Object", "Link", "Array"]) {
+  for (
+    const t of [
+      "Symbol",
+      "Text",
+      "RichText",
+      "Integer",
+      "Number",
+      "Date",
+      "Boolean",
+      "Object",
+      "Link",
+      "Array",
+    ]
+  ) {
     assert.ok(types_.has(t), `article has a ${t} field`);
   }
   const events = await get("/entries?content_type=modelEvent&fields.kind=workshop");
@@ -285,7 +373,10 @@ test("assets: arguments, mimetype_group, file filters, order by title", async ()
   assert.deepEqual(titles, [...titles].sort());
   const one = titled.items[0];
   assert.deepEqual(ids((await get(`/assets?sys.id[in]=${one.sys.id}`)).items), [one.sys.id]);
-  assert.equal((await get(`/assets?fields.file.fileName=${one.fields.file.fileName}`)).items[0].sys.id, one.sys.id);
+  assert.equal(
+    (await get(`/assets?fields.file.fileName=${one.fields.file.fileName}`)).items[0].sys.id,
+    one.sys.id,
+  );
   const page = await get("/assets?limit=2&skip=1&select=fields.title");
   assert.equal(page.items.length, 2);
   assert.deepEqual(Object.keys(page.items[0].fields), ["title"]);
@@ -306,19 +397,39 @@ test("without gated access a gated body is not searched, filtered, ordered or li
     nodeType: "document",
     data: {},
     content: [
-      { nodeType: "paragraph", data: {}, content: [{ nodeType: "text", value: `Only for members: ${word}.`, marks: [], data: {} }] },
-      { nodeType: "embedded-entry-block", data: { target: { sys: { type: "Link", linkType: "Entry", id: "article.series.part-03" } } }, content: [] },
-      { nodeType: "embedded-asset-block", data: { target: { sys: { type: "Link", linkType: "Asset", id: cover } } }, content: [] },
+      {
+        nodeType: "paragraph",
+        data: {},
+        content: [{ nodeType: "text", value: `Only for members: ${word}.`, marks: [], data: {} }],
+      },
+      {
+        nodeType: "embedded-entry-block",
+        data: { target: { sys: { type: "Link", linkType: "Entry", id: "article.series.part-03" } } },
+        content: [],
+      },
+      {
+        nodeType: "embedded-asset-block",
+        data: { target: { sys: { type: "Link", linkType: "Asset", id: cover } } },
+        content: [],
+      },
     ],
   };
   await sql`insert into public.content_entries
       (stage, id, model_id, path, access, fields, links, asset_links, search_text)
     values ('published', ${probe}, 'article', ${`records/articles/${probe}.md`}, 'member',
-      ${sql.json({ title: { "en-US": "Gated probe" }, body: { "en-US": document }, bodyMarkdown: { "en-US": `zzzz ${word}\n` } })},
+      ${
+    sql.json({
+      title: { "en-US": "Gated probe" },
+      body: { "en-US": document },
+      bodyMarkdown: { "en-US": `zzzz ${word}\n` },
+    })
+  },
       array['article.series.part-03'], array[${cover}]::text[], ${`Gated probe\nOnly for members: ${word}.`})`;
   try {
     const found = async (query: string, key: string | null) => {
-      const res = await fetch(`${env}/entries?${query}&limit=1000`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+      const res = await fetch(`${env}/entries?${query}&limit=1000`, {
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+      });
       const body = await res.json();
       assert.equal(res.status, 200, `${query}: ${JSON.stringify(body)}`);
       return body.items.map((i: any) => i.sys.id) as string[];
@@ -335,13 +446,18 @@ test("without gated access a gated body is not searched, filtered, ordered or li
     ];
     for (const query of throughBody) {
       for (const [who, k] of [["a plain delivery key", key], ["no key", null]] as const) {
-        assert.ok(!(await found(query, k)).includes(probe), `${who} must not find the gated entry by ${query}`);
+        assert.ok(
+          !(await found(query, k)).includes(probe),
+          `${who} must not find the gated entry by ${query}`,
+        );
       }
       assert.ok((await found(query, gatedKey)).includes(probe), `a gated key finds it by ${query}`);
     }
     // what everyone may read still finds it
     assert.ok((await found("query=Gated probe", key)).includes(probe));
-    assert.ok((await found(`content_type=article&fields.body[exists]=false&sys.id=${probe}`, key)).includes(probe));
+    assert.ok(
+      (await found(`content_type=article&fields.body[exists]=false&sys.id=${probe}`, key)).includes(probe),
+    );
     // the body orders nothing for them: it reads as absent (last), but first for a gated key
     const order = `content_type=article&sys.id[in]=${probe},article.hello&order=-fields.bodyMarkdown`;
     assert.deepEqual(await found(order, key), ["article.hello", probe]);
@@ -360,17 +476,27 @@ test("sys.updatedAt and sys.revision filter and order over HTTP", async () => {
   const sql = host.ctx.sql;
   // the demo's records share one check-in: rows of this test's own, each revised and updated differently
   const stamp = Date.now();
-  const probes = [1, 2, 3].map((n) => ({ id: `article.probe-sys-${stamp}-${n}`, revision: n + 1, updatedAt: `200${n}-06-01T00:00:00.000Z` }));
+  const probes = [1, 2, 3].map((n) => ({
+    id: `article.probe-sys-${stamp}-${n}`,
+    revision: n + 1,
+    updatedAt: `200${n}-06-01T00:00:00.000Z`,
+  }));
   for (const p of probes) {
     await sql`insert into public.content_entries (stage, id, model_id, path, fields, revision, created_at, updated_at)
-      values ('published', ${p.id}, 'article', ${`records/articles/${p.id}.md`}, ${sql.json({ title: { "en-US": p.id } })},
+      values ('published', ${p.id}, 'article', ${`records/articles/${p.id}.md`}, ${
+      sql.json({ title: { "en-US": p.id } })
+    },
               ${p.revision}, '2000-01-01', ${p.updatedAt})`;
   }
   try {
     const among = `sys.id[in]=${probes.map((p) => p.id).join(",")}`;
-    const idsOf = async (query: string) => (await get(`/entries?${among}&${query}`)).items.map((e: any) => e.sys.id);
+    const idsOf = async (query: string) =>
+      (await get(`/entries?${among}&${query}`)).items.map((e: any) => e.sys.id);
     assert.deepEqual(await idsOf("sys.updatedAt[lt]=2002-01-01&order=sys.id"), [probes[0].id]);
-    assert.deepEqual(await idsOf("sys.updatedAt[gte]=2002-06-01T00:00:00Z&order=sys.id"), [probes[1].id, probes[2].id]);
+    assert.deepEqual(await idsOf("sys.updatedAt[gte]=2002-06-01T00:00:00Z&order=sys.id"), [
+      probes[1].id,
+      probes[2].id,
+    ]);
     assert.deepEqual(await idsOf("sys.updatedAt=2003-06-01T02:00:00%2B02:00"), [probes[2].id]);
     assert.deepEqual(await idsOf("sys.revision[gt]=2&order=sys.id"), [probes[1].id, probes[2].id]);
     assert.deepEqual(await idsOf("sys.revision=2"), [probes[0].id]);
@@ -378,7 +504,10 @@ test("sys.updatedAt and sys.revision filter and order over HTTP", async () => {
     assert.deepEqual(await idsOf("order=-sys.updatedAt"), [probes[2].id, probes[1].id, probes[0].id]);
     assert.deepEqual(await idsOf("order=sys.revision"), probes.map((p) => p.id));
     const shown = (await get(`/entries?${among}&order=-sys.revision`)).items;
-    assert.deepEqual(shown.map((e: any) => [e.sys.revision, e.sys.updatedAt]), [...probes].reverse().map((p) => [p.revision, p.updatedAt]));
+    assert.deepEqual(
+      shown.map((e: any) => [e.sys.revision, e.sys.updatedAt]),
+      [...probes].reverse().map((p) => [p.revision, p.updatedAt]),
+    );
   } finally {
     await sql`delete from public.content_entries where id = any(${probes.map((p) => p.id)}::text[])`;
   }
@@ -388,16 +517,25 @@ test("assets: query, title equality, order by sys.createdAt and -fields.title, e
   const key = await host.key("delivery");
   const get = (path: string) => getWith(path, key);
   const all: any[] = (await get("/assets?limit=1000")).items;
-  const titled = all.find((a) => a.fields.title && /\s/.test(a.fields.title)) ?? all.find((a) => a.fields.title);
+  const titled = all.find((a) => a.fields.title && /\s/.test(a.fields.title)) ??
+    all.find((a) => a.fields.title);
   const word = titled.fields.title.split(/\s+/)[0];
   const searched = await get(`/assets?limit=1000&query=${encodeURIComponent(word)}`);
   assert.ok(searched.items.some((a: any) => a.sys.id === titled.sys.id));
   for (const a of searched.items) {
-    assert.match(`${a.fields.file.fileName} ${a.fields.title} ${a.fields.description}`.toLowerCase(), new RegExp(word.toLowerCase()));
+    assert.match(
+      `${a.fields.file.fileName} ${a.fields.title} ${a.fields.description}`.toLowerCase(),
+      new RegExp(word.toLowerCase()),
+    );
   }
   const exact = await get(`/assets?fields.title=${encodeURIComponent(titled.fields.title)}`);
-  assert.deepEqual(ids(exact.items), all.filter((a) => a.fields.title === titled.fields.title).map((a) => a.sys.id).sort());
-  const created = (await get("/assets?limit=1000&order=sys.createdAt")).items.map((a: any) => a.sys.createdAt);
+  assert.deepEqual(
+    ids(exact.items),
+    all.filter((a) => a.fields.title === titled.fields.title).map((a) => a.sys.id).sort(),
+  );
+  const created = (await get("/assets?limit=1000&order=sys.createdAt")).items.map((a: any) =>
+    a.sys.createdAt
+  );
   assert.deepEqual(created, [...created].sort());
   const down = (await get("/assets?limit=1000&order=-fields.title")).items.map((a: any) => a.fields.title);
   assert.deepEqual(down, [...down].sort().reverse());
@@ -406,7 +544,9 @@ test("assets: query, title equality, order by sys.createdAt and -fields.title, e
   assert.equal(typeof every.fields.title, "object");
   assert.equal(every.fields.title["en-US"], titled.fields.title);
   assert.equal(typeof every.fields.file["en-US"].url, "string");
-  const res = await fetch(`${env}/assets?order=fields.file.size`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${env}/assets?order=fields.file.size`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   assert.equal(res.status, 400);
   assert.equal((await res.json()).sys.id, "BadQuery");
 });
@@ -426,5 +566,42 @@ test("content_types and locales take limit and skip", async () => {
     const res = await fetch(`${env}/${query}`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(res.status, 400, query);
     assert.equal((await res.json()).sys.id, "BadQuery", query);
+  }
+});
+
+test("metadata tag and concept filters: items carry none, so asking for some finds nothing and asking for none restricts nothing", async () => {
+  const own = await host.key("delivery");
+  const count = async (path: string) => (await getWith(path, own)).total as number;
+  for (const collection of ["entries", "assets"]) {
+    const all = await count(`/${collection}?limit=1`);
+    for (const list of ["tags", "concepts"]) {
+      const field = `metadata.${list}.sys.id`;
+      for (
+        const none of [
+          `${field}[in]=news`,
+          `${field}[all]=news,tech`,
+          `${field}=news`,
+          `${field}[exists]=true`,
+        ]
+      ) {
+        assert.equal(await count(`/${collection}?${none}`), 0, `${collection}: ${none}`);
+      }
+      for (const every of [`${field}[nin]=news`, `${field}[ne]=news`, `${field}[exists]=false`]) {
+        assert.equal(await count(`/${collection}?${every}&limit=1`), all, `${collection}: ${every}`);
+      }
+    }
+    for (
+      const [query, id] of [
+        ["metadata.tags.sys.id[lt]=a", "InvalidQuery"],
+        ["metadata.labels.sys.id[in]=a", "InvalidQuery"],
+        ["metadata.tags.sys.id[exists]=maybe", "BadQuery"],
+      ]
+    ) {
+      const res = await fetch(`${env}/${collection}?${query}`, {
+        headers: { authorization: `Bearer ${own}` },
+      });
+      assert.equal(res.status, 400, query);
+      assert.equal((await res.json()).sys.id, id, query);
+    }
   }
 });
