@@ -2,6 +2,7 @@
 import type postgres from "postgres";
 import type { Db, Tx } from "../../shared/db.ts";
 import type { SessionEntry, Tier } from "./domain/event-types.ts";
+import { fnv31 } from "./domain/hosts.ts";
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
@@ -385,7 +386,8 @@ export async function slotData(
  * other crosswise. Held until the transaction ends; a re-check after it sees every committed rival.
  */
 export async function lockBookingScope(tx: Tx, names: string[]): Promise<void> {
-  const keys = [...new Set(names.map(advisoryKey))].sort((a, b) => a - b);
+  // the second half of each key: the name's stable hash (the one event type and host ids use)
+  const keys = [...new Set(names.map(fnv31))].sort((a, b) => a - b);
   if (!keys.length) return;
   await tx`
     select count(pg_advisory_xact_lock(${ADVISORY_NAMESPACE}::int4, k)) from unnest(${keys}::int4[]) as k`;
@@ -393,16 +395,6 @@ export async function lockBookingScope(tx: Tx, names: string[]): Promise<void> {
 
 /** The first half of every scheduling advisory lock key: keeps them apart from other areas' locks. */
 const ADVISORY_NAMESPACE = 0x5c4ed;
-
-/** FNV-1a of the name folded to a signed 32-bit integer (the second half of the key). */
-function advisoryKey(name: string): number {
-  let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(name)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash | 0;
-}
 
 /** This attendee's active bookings of a type starting in [from, to) (the allowance). */
 export async function countAttendeeBookings(
