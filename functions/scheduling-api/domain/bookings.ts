@@ -421,6 +421,12 @@ async function insertOne(
   const now = deps.clock.now().getTime();
   const uid = newUid();
   const end = start + length * MINUTE;
+  const status = statusFor(type, start, now);
+  const location = locationText(type, input);
+  const attendeePhone = input.attendee.phoneNumber ?? null;
+  const meeting = status === "accepted"
+    ? meetingUrl(deps, type, { uid, location, attendee_phone: attendeePhone })
+    : null;
   const row = (hosts: string[], seatOf: string | null): store.NewBooking => ({
     uid,
     event_type_slug: type.slug,
@@ -434,22 +440,16 @@ async function insertOne(
     end_at: new Date(end),
     before_buffer: rules.beforeBuffer ?? 0,
     after_buffer: rules.afterBuffer ?? 0,
-    status: statusFor(type, start, now),
+    status,
     host_emails: hosts,
     attendee_name: input.attendee.name,
     attendee_email: input.attendee.email,
     attendee_time_zone: input.attendee.timeZone,
     attendee_language: input.attendee.language,
-    attendee_phone: input.attendee.phoneNumber ?? null,
+    attendee_phone: attendeePhone,
     guests: input.guests,
-    location: locationText(type, input),
-    meeting_url: statusFor(type, start, now) === "accepted"
-      ? meetingUrl(deps, type, {
-        uid,
-        location: locationText(type, input),
-        attendee_phone: input.attendee.phoneNumber ?? null,
-      })
-      : null,
+    location,
+    meeting_url: meeting,
     metadata: { ...input.metadata, provider: "sitewire", event: type.entryId },
     responses: input.responses,
     cancellation_reason: null,
