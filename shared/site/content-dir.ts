@@ -112,7 +112,6 @@ export class SiteImportError extends Error {
 const META_KEYS = new Set(["published", "access", "date"]);
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 const MODEL_FOLDER = /^[a-z0-9][a-z0-9_-]*$/;
-const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export async function readSiteDir(dir: string, options: ReadSiteOptions = {}): Promise<SiteSnapshot> {
   const root = await Deno.realPath(dir).catch(() => {
@@ -704,7 +703,7 @@ export function coerceValue(field: ModelField, value: unknown, ctx: ValueContext
       return fail("must be true or false");
     case "Date": {
       const s = value instanceof Date ? value.toISOString() : String(value).trim();
-      if (!DATE.test(s) || !parseDate(s)) {
+      if (!parseDate(s)) {
         fail("must be an ISO 8601 date such as 2024-03-01 or 2024-03-01T10:00:00Z");
       }
       return s.replace(" ", "T");

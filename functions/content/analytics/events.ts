@@ -181,9 +181,8 @@ export function eventTimestamp(item: Json, sent: Date | null, now: Date): Date {
     }
     when = sent ? new Date(now.getTime() + (stamp.getTime() - sent.getTime())) : stamp;
   }
-  if (Number.isNaN(when.getTime()) || when.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) return now;
-  const year = when.getUTCFullYear();
-  return year < 1 || year > 9999 ? now : when;
+  // outside years 0001 to 9999 (the one date check) or too far ahead: now
+  return !parseDate(when) || when.getTime() > now.getTime() + FUTURE_TOLERANCE_MS ? now : when;
 }
 
 /**

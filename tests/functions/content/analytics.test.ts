@@ -192,6 +192,21 @@ test("timestamps: the sender's clock error is corrected with sent_at, offset cou
   assert.equal(eventTimestamp({ timestamp: "2026-03-03T00:00:00Z" }, null, NOW).toISOString(), NOW.toISOString());
 });
 
+test("timestamps: a result before year 0001 (a huge offset, a sender's clock far ahead) is now", () => {
+  assert.equal(eventTimestamp({ offset: 1e14 }, null, NOW).toISOString(), NOW.toISOString());
+  const farAhead = new Date("9999-01-01T00:00:00Z");
+  assert.equal(
+    eventTimestamp({ timestamp: "0001-01-01T00:00:00Z" }, farAhead, NOW).toISOString(),
+    NOW.toISOString(),
+  );
+  // the earliest instant that is still a date is kept
+  const first = new Date("0001-01-01T00:00:00.000Z");
+  assert.equal(
+    eventTimestamp({ offset: NOW.getTime() - first.getTime() }, null, NOW).toISOString(),
+    first.toISOString(),
+  );
+});
+
 test("sent_at: ?_= in milliseconds or seconds, the body's ISO sent_at; garbage is invalid_payload", async () => {
   const at = async (query: string, body: unknown = event) => sentAt(await readPayload(post(JSON.stringify(body), { query })));
   assert.equal((await at("?_=1772366400000"))?.toISOString(), "2026-03-01T12:00:00.000Z");
