@@ -1,5 +1,7 @@
 // Query-argument readers shared by the Forms API's routes. They throw ArgumentError naming the
 // argument; the routes turn it into VALIDATION_ERROR.
+import { parseDate } from "../../../shared/site/content-dir.ts";
+
 export class ArgumentError extends Error {
   constructor(message: string, readonly argument: string, readonly where: "query" | "body" = "query") {
     super(message);
@@ -34,41 +36,22 @@ export function listArg(params: URLSearchParams, name: string, max = 1000): stri
   return items;
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-
-// What Postgres' timestamptz takes as written by the driver (four-digit years, no year 0): an instant
-// outside would fail in the query instead of here.
-const EARLIEST = Date.parse("0001-01-01T00:00:00Z");
-const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
-
-/** An instant: ISO 8601 (UTC when no offset is given) or Unix seconds, in years 1 to 9999. */
+/**
+ * An instant: Unix seconds, or an ISO 8601 date read by the one date check every API takes (shared
+ * parseDate: UTC when no offset is given, real calendar days and times only, years 1 to 9999, which is
+ * also what Postgres' timestamptz takes as the driver writes it).
+ */
 export function instantArg(params: URLSearchParams, name: string): Date | undefined {
   const raw = params.get(name)?.trim();
   if (!raw) return undefined;
-  let date: Date | undefined;
-  if (/^\d{1,12}$/.test(raw)) date = new Date(Number(raw) * 1000);
-  else if (ISO.test(raw) && isCalendarDay(raw.slice(0, 10))) {
-    const s = raw.replace(" ", "T");
-    date = new Date(
-      /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : /(Z|[+-]\d{2}:?\d{2})$/.test(s) ? s : `${s}Z`,
-    );
-  }
-  if (!date || Number.isNaN(date.getTime())) {
+  const date = parseDate(/^\d{1,12}$/.test(raw) ? new Date(Number(raw) * 1000) : raw);
+  if (!date) {
     throw new ArgumentError(
-      `${name} must be an ISO 8601 instant (2024-03-20T14:00:59Z) or Unix seconds`,
+      `${name} must be an ISO 8601 instant (2024-03-20T14:00:59Z) or Unix seconds, in the years 1 to 9999`,
       name,
     );
   }
-  if (date.getTime() < EARLIEST || date.getTime() > LATEST) {
-    throw new ArgumentError(`${name} must be an instant from the year 1 to the year 9999`, name);
-  }
   return date;
-}
-
-/** Whether YYYY-MM-DD names a day of the calendar (the Date parser rolls 2024-02-30 over to March). */
-function isCalendarDay(ymd: string): boolean {
-  const day = new Date(`${ymd}T00:00:00Z`);
-  return !Number.isNaN(day.getTime()) && day.toISOString().slice(-24, -14) === ymd;
 }
 
 /** An ISO 8601 instant to the second, UTC, with the T delimiter (how Typeform writes times). */

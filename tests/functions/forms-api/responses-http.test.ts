@@ -663,6 +663,20 @@ test("since and until outside the years 1 to 9999, or on a day the calendar lack
   }
 });
 
+test("since and until read as every API reads a date: an hour 24, an offset no zone has or a zone after a bare date are VALIDATION_ERROR, never rolled over", async () => {
+  const slug = await makeForm(host, "clock", SURVEY);
+  for (
+    const query of ["until=2024-03-01T24:00:00Z", "since=2024-03-01T10:00:00+15:00", "since=2024-03-01Z"]
+  ) {
+    const res = await api(`/forms/${slug}/responses?${query}`);
+    assert.equal(res.status, 400, query);
+    assert.equal(res.body.code, "VALIDATION_ERROR", query);
+    assert.equal(res.body.details[0].field, query.split("=")[0], query);
+  }
+  const spaced = await api(`/forms/${slug}/responses?since=${encodeURIComponent("2024-03-01 10:00+0200")}`);
+  assert.equal(spaced.status, 200, "a space for the T and an offset without its colon still read");
+});
+
 test("a NUL character (or a lone surrogate) in an argument, an address or a body is refused in the envelope, never a 5xx", async () => {
   const slug = await makeForm(host, "nul", SURVEY);
   const { token } = await respond(host, slug, { name: "N" });
