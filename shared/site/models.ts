@@ -252,8 +252,8 @@ export function fieldChoices(field: ModelField): unknown[] | undefined {
 /** The content types an Entry link (or Array of Entry links) may name, when restricted. */
 export function fieldLinkContentTypes(field: ModelField): string[] | undefined {
   const validations = field.type === "Array" ? field.items?.validations : field.validations;
-  const found = validations?.find((v) => Array.isArray(v.linkContentType));
-  return found?.linkContentType as string[] | undefined;
+  const allowed = validations?.find((v) => Array.isArray(v.linkContentType))?.linkContentType;
+  return Array.isArray(allowed) ? allowed.filter((t): t is string => typeof t === "string") : undefined;
 }
 
 /** The link kind of a field: a Link, or an Array of links; undefined for any other field. */

@@ -50,10 +50,3 @@ export function searchedTextFieldIds(model: ContentModel): string[] {
 export function isLinkField(field: ContentTypeField): boolean {
   return field.type === "Link" || (field.type === "Array" && field.items?.type === "Link");
 }
-
-/** The content types a link field (or a list of links) may name: its linkContentType validation, if any. */
-export function linkContentTypes(field: ContentTypeField): string[] | undefined {
-  const validations = (field.type === "Array" ? field.items?.validations : field.validations) ?? [];
-  const allowed = validations.find((v) => Array.isArray(v.linkContentType))?.linkContentType;
-  return Array.isArray(allowed) ? allowed.filter((t): t is string => typeof t === "string") : undefined;
-}

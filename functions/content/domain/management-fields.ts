@@ -9,10 +9,10 @@
 // and so must every picture a document or a twin embeds; an Entry link names another entry's id.
 // Every refusal is collected, so one answer lists them all.
 import { coerceValue, richTextFromMarkdown, SiteImportError, summarize } from "../../../shared/site/content-dir.ts";
-import { fieldLinkType, markdownTwinId } from "../../../shared/site/models.ts";
+import { fieldLinkContentTypes, fieldLinkType, markdownTwinId } from "../../../shared/site/models.ts";
 import { markdownToRichText, richTextLinks, richTextProblem } from "../../../shared/richtext.ts";
 import { mediaPath } from "../../../shared/site/media.ts";
-import { type ContentModel, type ContentTypeField, linkContentTypes } from "./content-types.ts";
+import type { ContentModel, ContentTypeField } from "./content-types.ts";
 import { type FieldProblem, isEntryLinkId, modelIdOf } from "./management-rules.ts";
 
 type Localized = Record<string, Record<string, unknown>>;
@@ -258,7 +258,7 @@ function linkValue(
       continue;
     }
     // an entry id starts with its content type (<type>.<path>), so the field's allowed types are checked here
-    const allowed = linkType === "Entry" ? linkContentTypes(field) : undefined;
+    const allowed = linkType === "Entry" ? fieldLinkContentTypes(field) : undefined;
     if (allowed && !allowed.includes(modelIdOf(sys.id))) {
       problems.push({
         name: "invalid",

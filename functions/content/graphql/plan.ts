@@ -10,7 +10,8 @@
 // Fields: Symbol/Text String, Integer Int, Number Float, Boolean, Date DateTime, Object JSON, Array of
 // Symbol [String]; a link to one allowed type is that type, to several a union <Type><Field>, to any the
 // Entry interface; a list of links is <field>Collection; rich text is <Type><Field> { json links }.
-import { type ContentModel, type ContentTypeField, linkContentTypes } from "../domain/content-types.ts";
+import { fieldLinkContentTypes } from "../../../shared/site/models.ts";
+import type { ContentModel, ContentTypeField } from "../domain/content-types.ts";
 import { type FilterTarget, type Operator, type Order, valueKindOf } from "../domain/entry-query.ts";
 import { GraphqlFailure } from "./envelope.ts";
 import { checkFieldNames, queryNameOf, typeNameOf, TypeNames, upperFirst } from "./names.ts";
@@ -364,7 +365,7 @@ export function planSchema(models: ContentModel[]): SchemaPlan {
   // field plans first: unions, filters and linkedFrom need every type's
   for (const type of types) {
     for (const field of type.model.fields) {
-      const allowed = known(linkContentTypes(field));
+      const allowed = known(fieldLinkContentTypes(field));
       const types = allowed?.length ? allowed : undefined;
       const single = types?.length === 1 ? byModel.get(types[0]) : undefined;
       // several allowed types: a union of them; none named: the Entry interface

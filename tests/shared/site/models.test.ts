@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
-import { ModelError, normalizeModel, singular, siteModelId } from "../../../shared/site/models.ts";
+import {
+  fieldLinkContentTypes,
+  ModelError,
+  normalizeModel,
+  singular,
+  siteModelId,
+} from "../../../shared/site/models.ts";
 import { STOCK_MODEL_IDS, STOCK_MODELS, stockModel } from "../../../shared/site/stock-models.ts";
 
 test("the stock models are the thirteen the spec names, each in its records folder", () => {
@@ -117,6 +123,25 @@ test("the terse authoring syntax becomes the content-type field shape", () => {
   assert.deepEqual(model.fields.map((x) => x.id).slice(-2), ["notes", "notesMarkdown"]);
   assert.equal(model.displayField, "title");
   assert.equal(f.speakers.name, "Speakers");
+});
+
+test("a link field's allowed content types: its own or its items' linkContentType, only the names in it", () => {
+  const model = normalizeModel({
+    id: "event",
+    folder: "events",
+    name: "Event",
+    fields: [
+      { id: "host", type: "Link", linkType: "Entry", linkContentType: ["page"] },
+      { id: "speakers", type: "Array", items: "Entry", linkContentType: ["page", "person"] },
+      { id: "anyone", type: "Entry" },
+      { id: "raw", type: "Entry", validations: [{ linkContentType: ["page", 7, null] }] },
+    ],
+  }, false);
+  const f = Object.fromEntries(model.fields.map((x) => [x.id, x]));
+  assert.deepEqual(fieldLinkContentTypes(f.host), ["page"]);
+  assert.deepEqual(fieldLinkContentTypes(f.speakers), ["page", "person"]);
+  assert.equal(fieldLinkContentTypes(f.anyone), undefined);
+  assert.deepEqual(fieldLinkContentTypes(f.raw), ["page"]);
 });
 
 test("a bad field definition says which field and why", () => {
