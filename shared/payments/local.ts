@@ -8,6 +8,7 @@ import type { Clock } from "../clock.ts";
 import type { Sql } from "../db.ts";
 import { escapeHtml } from "../html.ts";
 import { randomBase62 } from "../ids.ts";
+import { isEmailAddress } from "../email.ts";
 import { storableText } from "../input-text.ts";
 import type { Secrets } from "../secrets.ts";
 import { formatMinorUnits } from "./money.ts";
@@ -265,9 +266,9 @@ export function localCheckoutApp(deps: LocalDeps): Hono {
   return app;
 }
 
-/** An address a payer can give: email-shaped, of a sane length, text Postgres can hold. */
+/** An address a payer can give: email-shaped (shared/email.ts), text Postgres can hold. */
 function isPayerEmail(email: string): boolean {
-  return email.length <= 254 && storableText(email) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+  return isEmailAddress(email) && storableText(email);
 }
 
 function checkoutPage(row: SessionRow, error?: string): string {

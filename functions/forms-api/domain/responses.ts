@@ -1,5 +1,6 @@
 // Responses: the list's arguments, what the form page may store as an answer, the response item as the
 // API shows it, and the webhook body of a completed response. Pure: no SQL, no HTTP.
+import { EMAIL_SHAPE } from "../../../shared/email.ts";
 import { allFields, answerType, type Choice, type Field, type FormCore } from "./definition.ts";
 import { ArgumentError, instantArg, intArg, isoSeconds, listArg } from "./arguments.ts";
 
@@ -101,7 +102,6 @@ export interface FileValue {
   content_type: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ().-]{5,30}$/;
 
 /** Why an answer is refused: the runner shows it beside the question. */
@@ -151,7 +151,7 @@ export function checkAnswer(field: Field, raw: unknown): StoredAnswer | undefine
     }
     case "email": {
       const text = typeof raw === "string" ? raw.trim() : "";
-      if (!EMAIL.test(text) || text.length > 320) fail("Please enter a valid email address.");
+      if (!EMAIL_SHAPE.test(text) || text.length > 320) fail("Please enter a valid email address.");
       return answer(text);
     }
     case "website": {

@@ -5,6 +5,7 @@
 // send their JWT.
 import type { Context, Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
+import { isEmailAddress } from "../../../shared/email.ts";
 import { type BookerData, renderBookerNotFound, renderBookerPage } from "../../../web/pages/book/page.ts";
 import type { Caller, SchedulingEnv } from "../access.ts";
 import { cancelBooking, createBooking, loadFor, rescheduleBooking } from "../domain/bookings.ts";
@@ -13,7 +14,7 @@ import { type EventType, type Location, locationValue } from "../domain/event-ty
 import { badRequest, success } from "../envelope.ts";
 import { bookingOut } from "../wire.ts";
 import { parseCancel, parseCreate, parseReschedule } from "./bookings.ts";
-import { catalogOf, depsOf, isEmail, jsonBody, typeVisible } from "./common.ts";
+import { catalogOf, depsOf, jsonBody, typeVisible } from "./common.ts";
 import { slotsAnswer } from "./slots.ts";
 
 /** A location as the booker page offers it. */
@@ -101,7 +102,7 @@ export function bookerRoutes(ctx: FunctionContext, book: Hono<SchedulingEnv>): v
   const attendee = (c: Context<SchedulingEnv>, email: unknown): Caller => {
     const caller = c.get("caller");
     if (caller.kind !== "visitor") return caller; // a key or a signed-in person acts as itself
-    if (!isEmail(email)) throw badRequest("email is required: the address the booking was made for");
+    if (!isEmailAddress(email)) throw badRequest("email is required: the address the booking was made for");
     return { kind: "attendee", email: email.toLowerCase() };
   };
   book.get("/:slug/bookings/:uid", async (c) => {

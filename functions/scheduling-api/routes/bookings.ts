@@ -2,6 +2,7 @@
 // domain/bookings.ts, answer the wire.
 import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
+import { isEmailAddress } from "../../../shared/email.ts";
 import { isPrivileged, type SchedulingEnv } from "../access.ts";
 import {
   cancelBooking,
@@ -20,7 +21,7 @@ import { isZone } from "../domain/zones.ts";
 import { badRequest, pagination, success } from "../envelope.ts";
 import { type BookingFilter, listBookings } from "../store.ts";
 import { bookingOut, teamIdOf } from "../wire.ts";
-import { bookableType, catalogOf, depsOf, intParam, isEmail, jsonBody, parseInstant } from "./common.ts";
+import { bookableType, catalogOf, depsOf, intParam, jsonBody, parseInstant } from "./common.ts";
 
 type C = Context<SchedulingEnv>;
 const STATUSES = ["upcoming", "past", "cancelled", "unconfirmed", "recurring"] as const;
@@ -62,7 +63,7 @@ export function parseCreate(body: Record<string, unknown>, catalog: Catalog): Cr
   if (typeof att.name !== "string" || !att.name.trim() || att.name.length > 200) {
     throw badRequest("attendee.name is required");
   }
-  if (!isEmail(att.email)) throw badRequest("attendee.email must be an email address");
+  if (!isEmailAddress(att.email)) throw badRequest("attendee.email must be an email address");
   const timeZone = att.timeZone === undefined ? "UTC" : att.timeZone;
   if (!isZone(timeZone)) throw badRequest("attendee.timeZone must be an IANA time zone");
   const language = att.language === undefined ? "en" : att.language;
@@ -105,7 +106,7 @@ export function parseCreate(body: Record<string, unknown>, catalog: Catalog): Cr
     }
   }
   const guests = body.guests ?? [];
-  if (!Array.isArray(guests) || !guests.every(isEmail) || guests.length > 30) {
+  if (!Array.isArray(guests) || !guests.every(isEmailAddress) || guests.length > 30) {
     throw badRequest("guests must be a list of email addresses");
   }
   if (guests.length && type.disableGuests) throw badRequest("This session takes no guests.");
@@ -168,7 +169,7 @@ export function parseReschedule(body: Record<string, unknown>) {
   const rescheduledBy = body.rescheduledBy === undefined || body.rescheduledBy === null
     ? null
     : body.rescheduledBy;
-  if (rescheduledBy !== null && !isEmail(rescheduledBy)) {
+  if (rescheduledBy !== null && !isEmailAddress(rescheduledBy)) {
     throw badRequest("rescheduledBy must be an email address");
   }
   return {

@@ -163,8 +163,3 @@ export function intParam(
   if (n < min || n > max) throw badRequest(`${field} must be an integer from ${min} to ${max}`);
   return n;
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export function isEmail(value: unknown): value is string {
-  return typeof value === "string" && value.length <= 254 && EMAIL.test(value);
-}

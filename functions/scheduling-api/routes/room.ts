@@ -4,18 +4,21 @@
 // their token says (see domain/meetings.ts).
 import type { Context, Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
+import { isEmailAddress } from "../../../shared/email.ts";
 import { renderRoomPage } from "../../../web/pages/book/room.ts";
 import type { SchedulingEnv } from "../access.ts";
 import { endMeeting, identify, joinRoom, leaveRoom, viewRoom } from "../domain/meetings.ts";
 import { badRequest, success } from "../envelope.ts";
 import { roomOut } from "../wire.ts";
-import { depsOf, isEmail, jsonBody } from "./common.ts";
+import { depsOf, jsonBody } from "./common.ts";
 
 type C = Context<SchedulingEnv>;
 
 async function given(c: C): Promise<{ email?: string; name?: string }> {
   const body = await jsonBody(c);
-  if (body.email !== undefined && !isEmail(body.email)) throw badRequest("email must be an email address");
+  if (body.email !== undefined && !isEmailAddress(body.email)) {
+    throw badRequest("email must be an email address");
+  }
   if (body.name !== undefined && (typeof body.name !== "string" || body.name.length > 200)) {
     throw badRequest("name must be a text of at most 200 characters");
   }

@@ -2,6 +2,7 @@
 // every route: JSON bodies, GraphQL variables and literals, cursors), and the shapes of an email, a country
 // code and a cart token.
 
+import { isEmailAddress } from "../../../shared/email.ts";
 import { jsonPathText, jsonProblem, storableText } from "../../../shared/input-text.ts";
 
 export { storableText };
@@ -16,12 +17,11 @@ export function unstorablePath(value: unknown): string | undefined {
 }
 
 /**
- * An email address as the store takes it: one @, a dot in the domain, no spaces or control characters,
- * at most 254 characters (the checkout, the sign-in and a cart's buyer identity share this rule).
+ * An email address as the store takes it: every API's shape (shared/email.ts), and no control characters
+ * (the checkout, the sign-in and a cart's buyer identity share this rule).
  */
 export function isEmail(value: string): boolean {
-  return value.length <= 254 &&
-    /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u.test(value);
+  return isEmailAddress(value) && !/\p{Cc}/u.test(value);
 }
 
 /** A two-letter country code (ISO 3166-1 alpha-2 shape), upper case. */
