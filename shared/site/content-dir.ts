@@ -22,6 +22,7 @@ import { toHex } from "../ids.ts";
 import { apiAssetIdOf, assetIdForPath, contentHash, contentTypeFor, imageSize, mediaPath, sha256 } from "./media.ts";
 import {
   fieldChoices,
+  fieldHoldsSearchedText,
   fieldLinkContentTypes,
   fieldLinkType,
   markdownTwinId,
@@ -653,9 +654,7 @@ export function summarize(model: Pick<Model, "fields">, fields: Record<string, R
         field.id.endsWith("Markdown") && model.fields.some((f) => markdownTwinId(f.id) === field.id)
       ) {
         continue; // the rich text already gave its text
-      } else if (
-        field.type === "Symbol" || field.type === "Text" || field.type === "Array" || field.type === "Object"
-      ) {
+      } else if (fieldHoldsSearchedText(field)) {
         strings(value);
       }
     }

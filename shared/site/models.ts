@@ -263,6 +263,16 @@ export function fieldLinkType(field: ModelField): "Entry" | "Asset" | undefined 
   return undefined;
 }
 
+/**
+ * Whether `query` finds an entry by a field's values as they are (their strings go into search_text):
+ * short and long text, lists and objects, never links. A rich-text document gives its own text
+ * (richTextPlainText); its markdown twin is Text, which callers leave out with the body.
+ */
+export function fieldHoldsSearchedText(field: ModelField): boolean {
+  return !fieldLinkType(field) &&
+    (field.type === "Symbol" || field.type === "Text" || field.type === "Array" || field.type === "Object");
+}
+
 /** "events" -> "event", "categories" -> "category", "boxes" -> "box", "news" -> "news" */
 export function singular(word: string): string {
   if (/ies$/i.test(word) && word.length > 3) return word.slice(0, -3) + "y";

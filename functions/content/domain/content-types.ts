@@ -1,5 +1,5 @@
 // Content types as the wire shows them, derived from the models the site import stored.
-import type { FieldType, ModelField } from "../../../shared/site/models.ts";
+import { fieldHoldsSearchedText, type FieldType, type ModelField } from "../../../shared/site/models.ts";
 
 export type { FieldType };
 /** A field as the content type lists it; the site import writes exactly this shape. */
@@ -33,18 +33,12 @@ export function bodyFieldIds(model: ContentModel): Set<string> {
 }
 
 /**
- * The fields whose text `query` finds an entry by, body aside: the kinds of text the site import and
- * management writes put in search_text besides the body (shared/site/content-dir.ts, summarize).
+ * The fields whose text `query` finds an entry by, body aside: those whose strings the site import and
+ * management writes put in search_text besides the body (shared/site/models.ts, fieldHoldsSearchedText).
  */
 export function searchedTextFieldIds(model: ContentModel): string[] {
   const body = bodyFieldIds(model);
-  return model.fields
-    .filter((f) => !body.has(f.id))
-    .filter((f) =>
-      f.type === "Symbol" || f.type === "Text" || f.type === "Object" ||
-      (f.type === "Array" && f.items?.type !== "Link")
-    )
-    .map((f) => f.id);
+  return model.fields.filter((f) => !body.has(f.id) && fieldHoldsSearchedText(f)).map((f) => f.id);
 }
 
 export function isLinkField(field: ContentTypeField): boolean {

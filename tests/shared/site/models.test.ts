@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import {
+  fieldHoldsSearchedText,
   fieldLinkContentTypes,
   ModelError,
   normalizeModel,
@@ -142,6 +143,29 @@ test("a link field's allowed content types: its own or its items' linkContentTyp
   assert.deepEqual(fieldLinkContentTypes(f.speakers), ["page", "person"]);
   assert.equal(fieldLinkContentTypes(f.anyone), undefined);
   assert.deepEqual(fieldLinkContentTypes(f.raw), ["page"]);
+});
+
+test("query searches text, lists and objects as they are, not links, numbers or a rich-text document", () => {
+  const model = normalizeModel({
+    id: "event",
+    folder: "events",
+    name: "Event",
+    fields: [
+      { id: "title", type: "Symbol" },
+      { id: "summary", type: "Text" },
+      { id: "tags", type: "Array" },
+      { id: "extra", type: "Object" },
+      { id: "host", type: "Entry" },
+      { id: "speakers", type: "Array", items: "Entry" },
+      { id: "seats", type: "Integer" },
+      { id: "notes", type: "RichText" },
+    ],
+  }, false);
+  // the markdown twin is a Text field: callers leave it out as part of the body
+  assert.deepEqual(
+    model.fields.filter(fieldHoldsSearchedText).map((f) => f.id),
+    ["title", "summary", "tags", "extra", "notesMarkdown"],
+  );
 });
 
 test("a bad field definition says which field and why", () => {
