@@ -78,33 +78,51 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
   const apiBase = (options.apiBase ?? STRIPE_API).replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
   const clock = options.clock ?? systemClock;
+
+  /** One call of Stripe's API with the key and version: its answer and JSON body (undefined if none). */
+  const call = async (
+    path: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<{ response: Response; body: any }> => {
+    let response: Response;
+    try {
+      response = await doFetch(`${apiBase}${path}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${options.secretKey}`,
+          "stripe-version": STRIPE_API_VERSION,
+          ...init.headers,
+        },
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch (error) {
+      throw new PaymentError(`Stripe could not be reached: ${(error as Error).message}`);
+    }
+    return { response, body: await response.json().catch(() => undefined) };
+  };
+
+  /** Stripe's refusal, or an answer that is not what was asked for. */
+  const refused = (response: Response, body: any) =>
+    new PaymentError(
+      body?.error?.message ?? `Stripe answered HTTP ${response.status}.`,
+      response.status,
+      body?.error?.code,
+    );
+
   return {
     name: "stripe",
     async createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession> {
-      let response: Response;
-      try {
-        response = await doFetch(`${apiBase}/v1/checkout/sessions`, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${options.secretKey}`,
-            "content-type": "application/x-www-form-urlencoded",
-            "stripe-version": STRIPE_API_VERSION,
-            // a retried request for the same purchase must not open a second session
-            "idempotency-key": `checkout-${input.reference}`,
-          },
-          body: formEncode(checkoutSessionParams(input)),
-          signal: AbortSignal.timeout(15_000),
-        });
-      } catch (error) {
-        throw new PaymentError(`Stripe could not be reached: ${(error as Error).message}`);
-      }
-      const body = await response.json().catch(() => undefined) as any;
+      const { response, body } = await call("/v1/checkout/sessions", {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          // a retried request for the same purchase must not open a second session
+          "idempotency-key": `checkout-${input.reference}`,
+        },
+        body: formEncode(checkoutSessionParams(input)),
+      });
       if (!response.ok || typeof body?.id !== "string" || typeof body?.url !== "string") {
-        throw new PaymentError(
-          body?.error?.message ?? `Stripe answered HTTP ${response.status}.`,
-          response.status,
-          body?.error?.code,
-        );
+        throw refused(response, body);
       }
       return {
         id: body.id,
@@ -116,24 +134,11 @@ export function stripeProvider(options: StripeOptions): PaymentProvider {
       };
     },
     async retrieveCheckoutSession(id: string): Promise<CheckoutSessionState | undefined> {
-      let response: Response;
-      try {
-        response = await doFetch(`${apiBase}/v1/checkout/sessions/${encodeURIComponent(id)}`, {
-          headers: { authorization: `Bearer ${options.secretKey}`, "stripe-version": STRIPE_API_VERSION },
-          signal: AbortSignal.timeout(15_000),
-        });
-      } catch (error) {
-        throw new PaymentError(`Stripe could not be reached: ${(error as Error).message}`);
-      }
-      const body = await response.json().catch(() => undefined) as any;
+      const { response, body } = await call(`/v1/checkout/sessions/${encodeURIComponent(id)}`);
       // Stripe answers an unknown session 404 resource_missing
       if (response.status === 404) return undefined;
       if (!response.ok || body?.object !== "checkout.session" || typeof body?.id !== "string") {
-        throw new PaymentError(
-          body?.error?.message ?? `Stripe answered HTTP ${response.status}.`,
-          response.status,
-          body?.error?.code,
-        );
+        throw refused(response, body);
       }
       return checkoutSessionState(body);
     },
