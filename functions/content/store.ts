@@ -300,13 +300,22 @@ function searchedText(db: Db, q: CollectionQuery): Fragment {
 
 /** links_to_entry / links_to_asset: a link anywhere in the entry, or, where the body is withheld, outside it. */
 function linksTo(db: Db, q: CollectionQuery, linkType: "Entry" | "Asset", id: string): Fragment {
-  const anywhere = db`${linkType === "Entry" ? db`e.links` : db`e.asset_links`} @> array[${id}::text]`;
+  const anywhere = db`${linkColumn(db, linkType)} @> array[${id}::text]`;
   if (!q.withheld) return anywhere;
-  return db`(${anywhere} and (e.access = 'guest' or jsonb_path_exists(e.fields - ${
-    listedFor(db, q.withheld.bodies)
-  },
-    '$.** ? (@.type == "Link" && @.linkType == $type && @.id == $id)',
-    jsonb_build_object('type', ${linkType}::text, 'id', ${id}::text))))`;
+  const fieldsButBodies = db`e.fields - ${listedFor(db, q.withheld.bodies)}`;
+  const linkedOutside = holdsLink(db, fieldsButBodies, linkType, db`${id}::text`);
+  return db`(${anywhere} and (e.access = 'guest' or ${linkedOutside}))`;
+}
+
+/** The entry's ids of linked entries or assets (links, asset_links: GIN-indexed, so they narrow first). */
+function linkColumn(db: Db, linkType: "Entry" | "Asset"): Fragment {
+  return linkType === "Entry" ? db`e.links` : db`e.asset_links`;
+}
+
+/** Whether `json` holds, at any depth, a link of `linkType` to `id`. */
+function holdsLink(db: Db, json: Fragment, linkType: "Entry" | "Asset", id: Fragment): Fragment {
+  return db`jsonb_path_exists(${json}, '$.** ? (@.type == "Link" && @.linkType == $type && @.id == $id)',
+    jsonb_build_object('type', ${linkType}::text, 'id', ${id}))`;
 }
 
 /**
@@ -1173,16 +1182,14 @@ export async function linkingEntries(
 ): Promise<Map<string, { rows: EntryRow[]; total: number }>> {
   const found = new Map(q.targets.map((t) => [t, { rows: [] as EntryRow[], total: 0 }]));
   if (q.targets.length === 0) return found;
-  const links = q.linkType === "Entry" ? db`e.links` : db`e.asset_links`;
-  const linking = db`e.stage = ${q.stage} and ${links} @> array[t.target]
+  const notInBody = q.withheld
+    ? db`(e.access = 'guest' or f.key <> all(${listedFor(db, q.withheld.bodies)})) and`
+    : db``;
+  const linking = db`e.stage = ${q.stage} and ${linkColumn(db, q.linkType)} @> array[t.target]
     ${q.contentType ? db`and e.model_id = ${q.contentType}` : db``}
     and exists (
       select 1 from jsonb_each(e.fields) f, unnest(${q.locales}::text[]) l(code)
-      where ${
-    q.withheld ? db`(e.access = 'guest' or f.key <> all(${listedFor(db, q.withheld.bodies)})) and` : db``
-  }
-        jsonb_path_exists(f.value -> l.code, '$.** ? (@.type == "Link" && @.linkType == $type && @.id == $id)',
-        jsonb_build_object('type', ${q.linkType}::text, 'id', t.target)))`;
+      where ${notInBody} ${holdsLink(db, db`f.value -> l.code`, q.linkType, db`t.target`)})`;
   if (q.limit > 0) {
     const rows = await db<(EntryRow & { target: string; total: number })[]>`
       select t.target, x.* from unnest(${q.targets}::text[]) t(target)
