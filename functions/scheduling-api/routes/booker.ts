@@ -52,9 +52,10 @@ export function bookerData(type: EventType): BookerData {
     lengths: type.lengths,
     price: type.price,
     currency: type.currency,
-    // the visitor chooses among several; the value is what the booking names the place by
+    // the visitor chooses among several; the value is what the booking names the place by (its type
+    // where it has no text of its own: the attendee's phone)
     locations: type.locations.map((l) => ({
-      value: l.type === "attendeePhone" ? "attendeePhone" : locationValue(l) ?? l.type,
+      value: locationValue(l) ?? l.type,
       label: locationLabel(l),
     })),
     needsPhone: type.locations.some((l) => l.type === "attendeePhone"),
