@@ -18,7 +18,7 @@ import { nextSweepAt, sweep } from "../functions/content/domain/management-uploa
 import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/sweep.ts";
 import { sweepCarts } from "../functions/storefront-api/store.ts";
 import { startCartSweep } from "../functions/storefront-api/sweep.ts";
-import { parseSiteConfig } from "../shared/site/config.ts";
+import { readSiteConfigFile } from "../shared/site/content-dir.ts";
 import { dataDir, type DevState, devStateFile, readDevState, runCli } from "./cli.ts";
 
 async function keyStillValid(
@@ -31,21 +31,6 @@ async function keyStillValid(
   const [row] = await sql`select 1 from public.api_keys
     where hash = ${await hashKey(key)} and kind = ${kind} and gated = ${gated} and revoked_at is null`;
   return Boolean(row);
-}
-
-/** The mode the site's configuration file names (site.yaml or site.yml in the content directory). */
-async function configuredMode(siteDir: string): Promise<"git" | "cloud"> {
-  for (const name of ["site.yaml", "site.yml"]) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(`${siteDir}/${name}`);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) continue;
-      throw error;
-    }
-    return parseSiteConfig(text, name).mode;
-  }
-  throw new Error(`${siteDir}: no site.yaml (is this a content directory?)`);
 }
 
 await runCli(async () => {
@@ -63,7 +48,7 @@ await runCli(async () => {
   const [settings] = await sql<{ mode: string; slug: string }[]>`select mode, slug from public.site_settings`;
   // SITE_MODE, else the configuration's own: a database left in the other mode (an earlier SITE_MODE run)
   // is imported again
-  const mode = config.siteModeOverride ?? await configuredMode(config.siteDir);
+  const mode = config.siteModeOverride ?? (await readSiteConfigFile(config.siteDir)).mode;
   if (settings && settings.mode !== mode) {
     console.log(
       `the database holds the site in ${settings.mode} mode; ${

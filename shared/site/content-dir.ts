@@ -121,17 +121,7 @@ export async function readSiteDir(dir: string, options: ReadSiteOptions = {}): P
   const progress = options.onProgress ?? (() => {});
   const warnings: string[] = [];
 
-  const configFile = await firstExisting(root, ["site.yaml", "site.yml"]);
-  if (!configFile) {
-    throw new SiteImportError(`${dir}: no site.yaml (is this a content directory?)`, "site.yaml");
-  }
-  let config: SiteConfig;
-  try {
-    config = parseSiteConfig(await Deno.readTextFile(`${root}/${configFile}`), configFile);
-  } catch (error) {
-    if (error instanceof SiteConfigError) throw new SiteImportError(error.message, configFile);
-    throw error;
-  }
+  const config = await readSiteConfigFile(dir);
   const mode = options.modeOverride ?? config.mode;
   progress(
     `site ${config.slug} (${config.name}), ${mode} mode, locales ${
@@ -886,6 +876,18 @@ async function listFiles(root: string, sub: string): Promise<string[]> {
   };
   await walk(sub);
   return out.sort();
+}
+
+/** A content directory's configuration file (site.yaml, else site.yml), read and checked. */
+export async function readSiteConfigFile(dir: string): Promise<SiteConfig> {
+  const file = await firstExisting(dir, ["site.yaml", "site.yml"]);
+  if (!file) throw new SiteImportError(`${dir}: no site.yaml (is this a content directory?)`, "site.yaml");
+  try {
+    return parseSiteConfig(await Deno.readTextFile(`${dir}/${file}`), file);
+  } catch (error) {
+    if (error instanceof SiteConfigError) throw new SiteImportError(error.message, file);
+    throw error;
+  }
 }
 
 async function firstExisting(root: string, names: string[]): Promise<string | undefined> {

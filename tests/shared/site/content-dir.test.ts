@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
-import { type EntrySnapshot, readSiteDir, SiteImportError } from "../../../shared/site/content-dir.ts";
+import {
+  type EntrySnapshot,
+  readSiteConfigFile,
+  readSiteDir,
+  SiteImportError,
+} from "../../../shared/site/content-dir.ts";
 import { assetIdForPath } from "../../../shared/site/media.ts";
-import { DEMO_SITE, makeSite } from "./temp-site.ts";
+import { DEMO_SITE, makeSite, MINIMAL_SITE_YAML, writeFiles } from "./temp-site.ts";
 
 const demo = await readSiteDir(DEMO_SITE);
 const entry = (id: string): EntrySnapshot => {
@@ -230,6 +235,29 @@ async function readError(files: Record<string, string>): Promise<string> {
   }
   throw new Error("expected an error");
 }
+
+test("the configuration is site.yaml, else site.yml; without either it is no content directory", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "sitewire-site-" });
+  try {
+    await assert.rejects(
+      () => readSiteConfigFile(dir),
+      (error) =>
+        error instanceof SiteImportError &&
+        error.message === `${dir}: no site.yaml (is this a content directory?)`,
+    );
+    await writeFiles(dir, { "site.yml": MINIMAL_SITE_YAML.replace("mode: git", "mode: cloud") });
+    assert.equal((await readSiteConfigFile(dir)).mode, "cloud");
+    await writeFiles(dir, { "site.yaml": MINIMAL_SITE_YAML });
+    assert.equal((await readSiteConfigFile(dir)).mode, "git");
+    await writeFiles(dir, { "site.yaml": "name: Tiny\n" });
+    await assert.rejects(
+      () => readSiteConfigFile(dir),
+      (error) => error instanceof SiteImportError && error.file === "site.yaml",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 test("malformed front matter names the file and the reason", async () => {
   const message = await readError({ "records/articles/bad.md": "---\ntitle: [unclosed\n---\nbody\n" });
