@@ -6,7 +6,7 @@ import type { FunctionContext } from "../../../shared/context.ts";
 import { readUpTo } from "../../../shared/http.ts";
 import { jsonPathText, jsonProblem } from "../../../shared/input-text.ts";
 import { defaultLocale } from "../../../shared/site.ts";
-import type { ContentEnv } from "../access.ts";
+import { type ContentEnv, MAX_REQUEST_BODY_BYTES } from "../access.ts";
 import { collection, ContentError, gitModeRefusal, notFound } from "../envelope.ts";
 import { parseAssetsQuery, parseEntriesQuery } from "../domain/entry-query.ts";
 import {
@@ -72,18 +72,18 @@ export function fieldContext(c: C): FieldContext {
   };
 }
 
-/** Contentful's request size limit: a management body holds at most 1 MB. */
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
-
 /**
  * The request's JSON body (either media type), undefined when empty. Not JSON, larger than
- * MAX_JSON_BODY_BYTES or nested too deep is BadQuery; text Postgres cannot hold (NUL, lone surrogates)
+ * MAX_REQUEST_BODY_BYTES or nested too deep is BadQuery; text Postgres cannot hold (NUL, lone surrogates)
  * is ValidationFailed naming where it is. Never a 5xx.
  */
 export async function jsonBody(c: C): Promise<unknown> {
-  const bytes = await readUpTo(c.req.raw.body, MAX_JSON_BODY_BYTES);
+  const bytes = await readUpTo(c.req.raw.body, MAX_REQUEST_BODY_BYTES);
   if (!bytes) {
-    throw new ContentError("BadQuery", `The body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB.`);
+    throw new ContentError(
+      "BadQuery",
+      `The body is larger than ${MAX_REQUEST_BODY_BYTES / 1024 / 1024} MB.`,
+    );
   }
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === "") return undefined;
