@@ -3,7 +3,6 @@
 // Anything wrong before execution fails the whole request (GraphqlFailure); errors during it are
 // GraphQL errors at their paths.
 import {
-  BREAK,
   type DocumentNode,
   execute,
   type ExecutionResult,
@@ -13,9 +12,9 @@ import {
   type GraphQLSchema,
   parse,
   validate,
-  visit,
 } from "graphql";
-import { jsonPathText, jsonProblem, storableText } from "../../../shared/input-text.ts";
+import { jsonPathText, jsonProblem } from "../../../shared/input-text.ts";
+import { unstorableStringLiteral } from "../../../shared/graphql-input.ts";
 import type { Db } from "../../../shared/db.ts";
 import { defaultLocale, type SiteSettings } from "../../../shared/site.ts";
 import type { Access } from "../access.ts";
@@ -41,15 +40,8 @@ const UNSTORABLE = "may not contain the NUL character (\\u0000) or a lone surrog
 
 /** The first string literal of the document that no filter could be run with (see shared/input-text.ts). */
 function unstorableLiteral(document: DocumentNode): GraphQLError | undefined {
-  let found: GraphQLError | undefined;
-  visit(document, {
-    StringValue(node) {
-      if (found || storableText(node.value)) return;
-      found = new GraphQLError(`A string in the query ${UNSTORABLE}.`, { nodes: node });
-      return BREAK;
-    },
-  });
-  return found;
+  const node = unstorableStringLiteral(document);
+  return node && new GraphQLError(`A string in the query ${UNSTORABLE}.`, { nodes: node });
 }
 
 // Clients send the same few query texts again and again: parsing and validating one costs more than

@@ -3,7 +3,6 @@
 // resolver is masked as INTERNAL_SERVER_ERROR and logged, never shown.
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import {
-  BREAK,
   type DocumentNode,
   execute,
   type ExecutionResult,
@@ -15,10 +14,10 @@ import {
   type OperationDefinitionNode,
   parse,
   validate,
-  visit,
 } from "graphql";
 import { StoreInputError } from "../domain/errors.ts";
-import { storableText, unstorablePath } from "../domain/input.ts";
+import { unstorablePath } from "../domain/input.ts";
+import { unstorableStringLiteral } from "../../../shared/graphql-input.ts";
 import { limitErrors, measure } from "./limits.ts";
 import { resolvers } from "./resolvers.ts";
 import { typeDefs } from "./schema.ts";
@@ -51,25 +50,13 @@ function prepared(schema: GraphQLSchema, query: string) {
     const errors = validate(schema, document);
     entry = errors.length
       ? { errors: errors.map((e) => withCode(e, "GRAPHQL_VALIDATION_FAILED")) }
-      : { document, unstorable: hasUnstorableLiteral(document) };
+      : { document, unstorable: unstorableStringLiteral(document) !== undefined };
   } catch (error) {
     entry = { errors: [withCode(error as GraphQLError, "GRAPHQL_PARSE_FAILED")] };
   }
   if (documents.size >= DOCUMENT_CACHE) documents.delete(documents.keys().next().value!);
   documents.set(query, entry);
   return entry;
-}
-
-function hasUnstorableLiteral(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    StringValue(node) {
-      if (storableText(node.value)) return undefined;
-      found = true;
-      return BREAK;
-    },
-  });
-  return found;
 }
 
 function withCode(error: GraphQLError, code: string): GraphQLError {
