@@ -14,7 +14,8 @@ import { serveHost } from "../web/host.ts";
 import { createDispatcher } from "../shared/webhooks/dispatcher.ts";
 import { webhookAdapters } from "../shared/webhooks/adapters.ts";
 import { createPushWorker } from "../shared/site/push.ts";
-import { nextSweepAt, sweep } from "../functions/content/domain/management-uploads.ts";
+import { sweep, SWEEP_AT_UTC } from "../functions/content/domain/management-uploads.ts";
+import { startDaily } from "../shared/daily.ts";
 import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/sweep.ts";
 import { sweepCarts } from "../functions/storefront-api/store.ts";
 import { startCartSweep } from "../functions/storefront-api/sweep.ts";
@@ -129,15 +130,12 @@ await runCli(async () => {
   });
   pusher.start();
   // the daily upload sweep at 04:50 UTC, which pg_cron runs where deployed (migration 036)
-  let uploadSweep: ReturnType<typeof setTimeout>;
-  const scheduleUploadSweep = () => {
-    uploadSweep = setTimeout(() => {
-      sweep(sql, ctx.storage, { now: ctx.clock.now() })
-        .catch((error) => console.error("upload sweep:", error))
-        .finally(scheduleUploadSweep);
-    }, nextSweepAt(ctx.clock.now()).getTime() - ctx.clock.now().getTime());
-  };
-  scheduleUploadSweep();
+  const uploadSweep = startDaily({
+    at: SWEEP_AT_UTC,
+    clock: ctx.clock,
+    run: (now) => sweep(sql, ctx.storage, { now }),
+    onError: (error) => console.error("upload sweep:", error),
+  });
   // the nightly cart sweep: carts thirty days after their last change (pg_cron runs it where deployed)
   const cartSweep = startCartSweep({ clock: ctx.clock, sweep: (now) => sweepCarts(sql, now) });
   // meetings whose room closed end (MEETING_ENDED) even when no host pressed "end"
@@ -147,7 +145,7 @@ await runCli(async () => {
   );
 
   const stop = async () => {
-    clearTimeout(uploadSweep);
+    uploadSweep.stop();
     cartSweep.stop();
     clearInterval(meetingSweep);
     await dispatcher.stop();

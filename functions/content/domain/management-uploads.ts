@@ -3,9 +3,17 @@
 import type { Sql } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
 import type { Storage } from "../../../shared/storage.ts";
+import { nextDailyAt } from "../../../shared/daily.ts";
 import { MEDIA_BUCKET } from "../../../shared/site/import.ts";
 import { ContentError } from "../envelope.ts";
-import { deleteUpload, insertUpload, liveUpload, type ManagementActor, sweepUploads, type UploadRow } from "../store.ts";
+import {
+  deleteUpload,
+  insertUpload,
+  liveUpload,
+  type ManagementActor,
+  sweepUploads,
+  type UploadRow,
+} from "../store.ts";
 import { spaceLink } from "./shape.ts";
 import { UPLOAD_LIFETIME_MS } from "./management-rules.ts";
 import { apiAssetPath, UPLOAD_BUCKET } from "./management-assets.ts";
@@ -33,7 +41,9 @@ export async function createUpload(
   actor: ManagementActor,
   input: { bytes: Uint8Array; contentType: string; now: Date },
 ): Promise<UploadRow> {
-  if (input.bytes.byteLength === 0) throw new ContentError("BadQuery", "An upload needs the file's bytes as its body.");
+  if (input.bytes.byteLength === 0) {
+    throw new ContentError("BadQuery", "An upload needs the file's bytes as its body.");
+  }
   const id = randomBase62(22);
   await storage.put(UPLOAD_BUCKET, id, input.bytes, input.contentType);
   try {
@@ -65,12 +75,8 @@ export async function removeUpload(sql: Sql, storage: Storage, id: string, now: 
 /** The daily sweep runs at 04:50 UTC (the spec's hour; pg_cron schedules it in UTC where deployed). */
 export const SWEEP_AT_UTC = { hour: 4, minute: 50 };
 
-/** When the next daily sweep is due after `now` (the dev host's timer). */
-export function nextSweepAt(now: Date): Date {
-  const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), SWEEP_AT_UTC.hour, SWEEP_AT_UTC.minute));
-  if (at.getTime() <= now.getTime()) at.setUTCDate(at.getUTCDate() + 1);
-  return at;
-}
+/** When the next daily sweep is due after `now`. */
+export const nextSweepAt = (now: Date): Date => nextDailyAt(now, SWEEP_AT_UTC);
 
 /**
  * The daily sweep: uploads past their day and assets created but never processed within a day go.
@@ -83,7 +89,11 @@ export async function sweep(
 ): Promise<{ uploads: number; assets: number }> {
   const cutoff = new Date(input.now.getTime() - (input.olderThanMs ?? UPLOAD_LIFETIME_MS));
   const gone = await sql.begin((tx) =>
-    sweepUploads(tx, { now: input.now, uploadCutoff: input.olderThanMs === undefined ? new Date(0) : cutoff, assetCutoff: cutoff })
+    sweepUploads(tx, {
+      now: input.now,
+      uploadCutoff: input.olderThanMs === undefined ? new Date(0) : cutoff,
+      assetCutoff: cutoff,
+    })
   );
   for (const id of gone.uploads) await storage.delete(UPLOAD_BUCKET, id);
   // a pending asset has no bytes under its path unless a processing run failed half way
