@@ -192,6 +192,25 @@ function isUniqueOrExclusion(error: unknown): boolean {
   return code === "23P01" || code === "23505";
 }
 
+const isDeadlock = (error: unknown) => (error as { code?: string })?.code === "40P01";
+
+/**
+ * Runs a booking's transaction, again when Postgres aborted it as a deadlock victim: racing inserts of
+ * overlapping holds can wait on each other through the exclusion constraint, and the rerun then finds the
+ * time free or taken. A clash (or a deadlock still there after the last try) is the 409 taken.
+ */
+export async function bookingTransaction<T>(run: () => Promise<T>, tries = 3): Promise<T> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (isDeadlock(error) && attempt < tries) continue;
+      if (isUniqueOrExclusion(error) || isDeadlock(error)) throw taken();
+      throw error;
+    }
+  }
+}
+
 const taken = () => new SchedulingError("CONFLICT", "The time was just taken.", { code: "taken" });
 
 /** Why a start is not open: taken (409) if it would be open without any booking, else never offered (400). */
@@ -398,12 +417,7 @@ export async function createBooking(deps: Deps, caller: Caller, input: CreateInp
       }
       return made;
     });
-  try {
-    return await attempt();
-  } catch (error) {
-    if (isUniqueOrExclusion(error)) throw taken();
-    throw error;
-  }
+  return await bookingTransaction(attempt);
 }
 
 async function insertOne(
@@ -717,8 +731,8 @@ export async function rescheduleBooking(
   if (input.start < now + noticeMs) {
     throw badRequest("The new start is inside the session's minimum booking notice or in the past.");
   }
-  try {
-    return await deps.sql.begin(async (tx) => {
+  return await bookingTransaction(() =>
+    deps.sql.begin(async (tx) => {
       if (!isMirror(type, current)) {
         // the same order as a creation takes them (before the row lock), so the two never deadlock
         await store.lockBookingScope(tx, bookingScope(deps, type, current.attendee_email));
@@ -781,9 +795,6 @@ export async function rescheduleBooking(
         rescheduleEndTime: b.end_at.toISOString(),
       });
       return updated;
-    });
-  } catch (error) {
-    if (isUniqueOrExclusion(error)) throw taken();
-    throw error;
-  }
+    })
+  );
 }
