@@ -12,7 +12,7 @@ import { ensurePerson, mintPersonJwt, type Role, ROLES } from "../shared/people.
 import { importSite } from "../shared/site/import.ts";
 import { serveHost } from "../web/host.ts";
 import { createDispatcher } from "../shared/webhooks/dispatcher.ts";
-import { webhookAdapters } from "../shared/webhooks/adapters.ts";
+import { allWebhookAdapters } from "../web/webhook-adapters.ts";
 import { createPushWorker } from "../shared/site/push.ts";
 import { sweep, SWEEP_AT_UTC } from "../functions/content/domain/management-uploads.ts";
 import { startDaily } from "../shared/daily.ts";
@@ -115,7 +115,7 @@ await runCli(async () => {
   const dispatcher = createDispatcher({
     sql,
     clock: ctx.clock,
-    adapters: webhookAdapters(ctx),
+    adapters: allWebhookAdapters(ctx),
     allowPrivate: config.allowPrivateWebhookTargets ?? true, // the dev task is development
     listen: embedded ? false : undefined,
   });

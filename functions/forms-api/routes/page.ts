@@ -33,7 +33,7 @@ import {
   type StoredAnswer,
 } from "../domain/responses.ts";
 import { browserOf, hiddenFields, platformOf } from "../domain/visitor.ts";
-import { enqueueCompletion } from "../webhooks.ts";
+import { enqueueCompletion } from "../webhook-adapter.ts";
 import {
   assetsByPath,
   formTransaction,

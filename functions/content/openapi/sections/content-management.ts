@@ -570,8 +570,9 @@ export const contentManagementSection: OpenApiSection = {
           operationId: "deliverWebhooks",
           summary: "Deliver due webhooks",
           description:
-            "Delivers the webhook deliveries that are due, of every API (content, forms, scheduling), as the host's dispatcher does. " +
-            "Deployed on Supabase, pg_net calls it after a change that writes webhooks and pg_cron every minute while some are due. " +
+            "Delivers the content API's webhook deliveries that are due, as the host's dispatcher does (every other API's function " +
+            "serves its own delivery route at its function address). " +
+            "Deployed on Supabase, pg_net calls it after a change that writes content webhooks and pg_cron every minute while some are due. " +
             "Service key only.",
           tags,
           security: [{ serviceRole: [] }],

@@ -1,7 +1,7 @@
 // The real contentful-management client (plain API) against the host in cloud mode: the whole entry
 // lifecycle and the whole asset lifecycle, as a user's script would run them.
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
+import { test } from "../../helpers/test.ts";
 import {
   host,
   inCloudMode,
@@ -10,7 +10,7 @@ import {
   pngBytes,
   sql,
   unique,
-} from "./content-management-support.ts";
+} from "./management-support.ts";
 import { createClient as deliveryClient } from "contentful";
 import { createClient as createManagementClient } from "contentful-management";
 

@@ -5,11 +5,17 @@
 import type { Db } from "../../shared/db.ts";
 import type { Clock } from "../../shared/clock.ts";
 import { systemClock } from "../../shared/clock.ts";
+import type { FunctionContext } from "../../shared/context.ts";
 import type { WebhookAdapter } from "../../shared/webhooks/dispatcher.ts";
 import { recordWebhookAttempt, webhookDefinition } from "./store.ts";
 
 /** The api name content rows carry in webhook_outbox. */
 export const CONTENT_WEBHOOK_API = "content";
+
+/** This function's adapters by outbox api name: its delivery route's, and what the dev host composes. */
+export function webhookAdapters(ctx: Pick<FunctionContext, "sql" | "clock">): Record<string, WebhookAdapter> {
+  return { [CONTENT_WEBHOOK_API]: contentWebhookAdapter(ctx.sql, ctx.clock) };
+}
 
 export function contentWebhookAdapter(db: Db, clock: Clock = systemClock): WebhookAdapter {
   return {

@@ -2,10 +2,10 @@
 // management key whose maker is a known person, the real management client, and HTTP helpers.
 import assert from "node:assert/strict";
 import { createClient } from "contentful-management";
-import { testHost } from "../helpers/host.ts";
-import { testSql } from "../helpers/db.ts";
-import { createKey } from "../../shared/keys.ts";
-import { ensurePerson } from "../../shared/people.ts";
+import { testHost } from "../../helpers/host.ts";
+import { testSql } from "../../helpers/db.ts";
+import { createKey } from "../../../shared/keys.ts";
+import { ensurePerson } from "../../../shared/people.ts";
 
 export const host = await testHost();
 export const sql = testSql();

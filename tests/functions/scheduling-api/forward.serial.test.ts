@@ -4,13 +4,13 @@
 // its failures are 502, its refusals keep their meaning; the bookings are mirrored here and the intake
 // keeps the mirrors current. Serial: it changes a published record and the site's configuration.
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
-import { withSettings } from "../helpers/site-settings.ts";
-import { createSchedulingApp } from "../../functions/scheduling-api/app.ts";
-import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
-import { INTAKE_SECRET } from "../../functions/scheduling-api/routes/intake.ts";
-import { hmacSha256Hex } from "../../shared/webhooks/sign.ts";
-import { assertError, call, guestBooking, host, person } from "../functions/scheduling-api/support.ts";
+import { test } from "../../helpers/test.ts";
+import { withSettings } from "../../helpers/site-settings.ts";
+import { createSchedulingApp } from "../../../functions/scheduling-api/app.ts";
+import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
+import { INTAKE_SECRET } from "../../../functions/scheduling-api/routes/intake.ts";
+import { hmacSha256Hex } from "../../../shared/webhooks/sign.ts";
+import { assertError, call, guestBooking, host, person } from "./support.ts";
 
 const key = await host.key("scheduling");
 const START = "2032-06-07T09:00:00.000Z";

@@ -1,8 +1,8 @@
 // Store API tests that change site-wide things (module switches, catalog records), so they run alone.
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
-import { withSettings } from "../helpers/site-settings.ts";
-import { createCart, data, gql, host, variant } from "../functions/storefront-api/support.ts";
+import { test } from "../../helpers/test.ts";
+import { withSettings } from "../../helpers/site-settings.ts";
+import { createCart, data, gql, host, variant } from "./support.ts";
 
 const READ =
   `query($id: ID!) { cart(id: $id) { cost { totalAmount { amount } } lines(first: 5) { nodes { quantity } } } }`;

@@ -2,8 +2,8 @@
 // pass) runs these transactions side by side; PGlite runs them one after another, so there the tests
 // check the same answers without the overlap.
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
-import { call, env, inCloudMode, makerKey, pngBytes, space, unique } from "./content-management-support.ts";
+import { test } from "../../helpers/test.ts";
+import { call, env, inCloudMode, makerKey, pngBytes, space, unique } from "./management-support.ts";
 
 const ARTICLE = { "x-contentful-content-type": "article" };
 const RACERS = 6;

@@ -1,12 +1,12 @@
 // A forms webhook declared in the site's configuration (source `file`) receives completed responses
 // end to end, signed with its declared secret (serial: it changes the one settings row).
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
-import { testHost } from "../helpers/host.ts";
-import { withSettings } from "../helpers/site-settings.ts";
-import { createDispatcher } from "../../shared/webhooks/dispatcher.ts";
-import { formsWebhookAdapter } from "../../functions/forms-api/webhooks.ts";
-import { makeForm, respond } from "../functions/forms-api/support.ts";
+import { test } from "../../helpers/test.ts";
+import { testHost } from "../../helpers/host.ts";
+import { withSettings } from "../../helpers/site-settings.ts";
+import { createDispatcher } from "../../../shared/webhooks/dispatcher.ts";
+import { formsWebhookAdapter } from "../../../functions/forms-api/webhook-adapter.ts";
+import { makeForm, respond } from "./support.ts";
 
 const host = await testHost();
 

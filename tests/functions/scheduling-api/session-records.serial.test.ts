@@ -6,9 +6,9 @@
 // caller's catalogue.
 // These tests take the weeks from 2031-01-06 + 128..142 and 160.
 import assert from "node:assert/strict";
-import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
-import { launchChromium } from "../helpers/browser.ts";
-import { test } from "../helpers/test.ts";
+import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
+import { launchChromium } from "../../helpers/browser.ts";
+import { test } from "../../helpers/test.ts";
 import {
   addDays,
   assertError,
@@ -17,7 +17,7 @@ import {
   host,
   monday,
   person,
-} from "../functions/scheduling-api/support.ts";
+} from "./support.ts";
 
 const key = await host.key("scheduling");
 const at = (week: number, day: number, utc: string) => `${addDays(monday(week), day)}T${utc}:00.000Z`;

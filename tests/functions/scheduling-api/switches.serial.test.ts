@@ -2,9 +2,9 @@
 // need only the sessions module; the API needs sessions and api), guest checkout, and a host schedule's
 // own notice. Serial: they change the one settings row.
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
-import { withSettings } from "../helpers/site-settings.ts";
-import { fnv31 } from "../../functions/scheduling-api/domain/hosts.ts";
+import { test } from "../../helpers/test.ts";
+import { withSettings } from "../../helpers/site-settings.ts";
+import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
 import {
   addDays,
   assertError,
@@ -13,7 +13,7 @@ import {
   host,
   monday,
   person,
-} from "../functions/scheduling-api/support.ts";
+} from "./support.ts";
 
 const key = await host.key("scheduling");
 // the weeks from 2031-01-06 + 126..127 (June 2033): nothing else books them

@@ -1,9 +1,9 @@
 // Site-wide switches (api.public, api.space, the api module). These change the one settings row, so
 // they run in the serial batch after every other test.
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
-import { testHost } from "../helpers/host.ts";
-import { withSettings } from "../helpers/site-settings.ts";
+import { test } from "../../helpers/test.ts";
+import { testHost } from "../../helpers/host.ts";
+import { withSettings } from "../../helpers/site-settings.ts";
 
 const host = await testHost();
 const key = await host.key("delivery");

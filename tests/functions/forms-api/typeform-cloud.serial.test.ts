@@ -3,10 +3,10 @@
 // delete), the refusals, and what the writes store: a page record of kind form-slides, published at once.
 import assert from "node:assert/strict";
 import { createClient } from "@typeform/api-client";
-import { test } from "../helpers/test.ts";
-import { testHost } from "../helpers/host.ts";
-import { testSql } from "../helpers/db.ts";
-import { formsApi, makeForm, respond, SURVEY } from "../functions/forms-api/support.ts";
+import { test } from "../../helpers/test.ts";
+import { testHost } from "../../helpers/host.ts";
+import { testSql } from "../../helpers/db.ts";
+import { formsApi, makeForm, respond, SURVEY } from "./support.ts";
 
 const host = await testHost();
 const key = await host.key("forms");
@@ -461,7 +461,7 @@ test("the real client in cloud mode: create, update (override and patch), copy t
 });
 
 test("the Forms API and the form page need both the forms and the api modules", async () => {
-  const { withSettings } = await import("../helpers/site-settings.ts");
+  const { withSettings } = await import("../../helpers/site-settings.ts");
   for (const module of ["forms", "api"]) {
     await withSettings((_config, modules) => (modules[module] = false), async () => {
       const res = await api("/forms/feedback");

@@ -1,10 +1,10 @@
 // The GraphQL address under the site-wide switches: a private site wants a key (ACCESS_TOKEN_MISSING
 // without one), api.space renames the space, the api module switched off is NOT_FOUND.
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
-import { testHost } from "../helpers/host.ts";
-import { withSettings } from "../helpers/site-settings.ts";
-import { codes, post } from "../functions/content/graphql-support.ts";
+import { test } from "../../helpers/test.ts";
+import { testHost } from "../../helpers/host.ts";
+import { withSettings } from "../../helpers/site-settings.ts";
+import { codes, post } from "./graphql-support.ts";
 
 const host = await testHost();
 const key = await host.key("delivery");

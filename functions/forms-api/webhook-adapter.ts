@@ -5,6 +5,7 @@
 // (sha256=<hex HMAC>, keyed by FORMS_WEBHOOK_SECRET).
 import type { Clock } from "../../shared/clock.ts";
 import type { Db, Sql } from "../../shared/db.ts";
+import type { FunctionContext } from "../../shared/context.ts";
 import type { Secrets } from "../../shared/secrets.ts";
 import type { WebhookAdapter } from "../../shared/webhooks/dispatcher.ts";
 import { enqueueWebhook } from "../../shared/webhooks/outbox.ts";
@@ -22,6 +23,13 @@ import type { Tx } from "../../shared/db.ts";
 export const FORMS_WEBHOOK_API = "forms";
 export const DOCUMENT_WEBHOOK_SECRET = "forms_webhook";
 const DOCUMENT_PREFIX = "document:";
+
+/** This function's adapters by outbox api name: its delivery route's, and what the dev host composes. */
+export function webhookAdapters(
+  ctx: Pick<FunctionContext, "sql" | "clock" | "secrets">,
+): Record<string, WebhookAdapter> {
+  return { [FORMS_WEBHOOK_API]: formsWebhookAdapter(ctx) };
+}
 
 export function formsWebhookAdapter(deps: { sql: Sql; clock: Clock; secrets: Secrets }): WebhookAdapter {
   return {

@@ -1,11 +1,11 @@
 // The Management API over HTTP in cloud mode: every error row of entries, assets, uploads, webhook
 // definitions and the sweep, the write field rules, versions, and sync after a delete.
 import assert from "node:assert/strict";
-import { test } from "../helpers/test.ts";
-import { createContentApp } from "../../functions/content/app.ts";
-import { serviceKey } from "../../functions/content/routes/management-uploads.ts";
-import { importSite } from "../../shared/site/import.ts";
-import { assertError, call, env, host, inCloudMode, makerKey, pngBytes, space, sql, unique } from "./content-management-support.ts";
+import { test } from "../../helpers/test.ts";
+import { createContentApp } from "../../../functions/content/app.ts";
+import { serviceKey } from "../../../functions/content/routes/management-uploads.ts";
+import { importSite } from "../../../shared/site/import.ts";
+import { assertError, call, env, host, inCloudMode, makerKey, pngBytes, space, sql, unique } from "./management-support.ts";
 
 // a fresh key per test: one file's requests would otherwise pass the 78-a-second limit of one key
 let key = "";
