@@ -13,7 +13,7 @@ import type {
   OrderTarget,
   WithheldBodies,
 } from "./domain/entry-query.ts";
-import { MIMETYPE_GROUPS } from "./domain/entry-query.ts";
+import { MIMETYPE_GROUPS } from "../../shared/openapi/enums/content.ts";
 
 export type Stage = "published" | "preview";
 type Fragment = postgres.PendingQuery<postgres.Row[]>;

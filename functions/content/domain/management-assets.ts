@@ -1,6 +1,7 @@
 // Asset writes of the management API. An asset is created pending (its file named by an upload link or
 // an address), processed (the bytes taken into the library at content/uploads/api/<id>/<fileName>, which
 // publishes it: a library file is published by existing), and deleted unless an entry still names it.
+import { MAX_UPLOAD_BYTES } from "../../../shared/openapi/enums/content.ts";
 import type { Sql } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
 import { readUpTo } from "../../../shared/http.ts";
@@ -30,7 +31,6 @@ import {
   checkAssetId,
   checkVersion,
   type FieldProblem,
-  MAX_UPLOAD_BYTES,
   nextRevision,
   validationFailed,
   versionMismatch,

@@ -6,17 +6,8 @@ import type { Db, Tx } from "../../../shared/db.ts";
 import { type BookingRow, matchingWebhooks } from "../store.ts";
 import { bookingMetadata } from "../wire.ts";
 import type { Catalog } from "./catalog.ts";
+import { TRIGGERS } from "../../../shared/openapi/enums/scheduling.ts";
 
-export const TRIGGERS = [
-  "BOOKING_CREATED",
-  "BOOKING_RESCHEDULED",
-  "BOOKING_CANCELLED",
-  "BOOKING_REJECTED",
-  "MEETING_STARTED",
-  "MEETING_ENDED",
-  "BOOKING_NO_SHOW_UPDATED",
-  "RECORDING_READY",
-] as const;
 export type Trigger = typeof TRIGGERS[number];
 
 export const OUTBOX_API = "scheduling";

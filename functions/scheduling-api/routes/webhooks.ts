@@ -5,7 +5,7 @@ import type { FunctionContext } from "../../../shared/context.ts";
 import { checkOutboundUrl } from "../../../shared/webhooks/url-guard.ts";
 import type { SchedulingEnv } from "../access.ts";
 import { findType } from "../domain/catalog.ts";
-import { TRIGGERS } from "../domain/events.ts";
+import { TRIGGERS } from "../../../shared/openapi/enums/scheduling.ts";
 import { badRequest, methodNotAllowed, notFound, pagination, success } from "../envelope.ts";
 import * as store from "../store.ts";
 import { webhookOut } from "../wire.ts";

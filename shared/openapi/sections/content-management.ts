@@ -8,7 +8,7 @@ import {
   responseRef,
   SPACE_BASE,
 } from "../common.ts";
-import { MAX_UPLOAD_BYTES } from "../../domain/management-rules.ts";
+import { MAX_UPLOAD_BYTES } from "../enums/content.ts";
 import { json, pathParam, queryParam } from "../builders.ts";
 import { ref } from "../schemas.ts";
 import type {

@@ -12,7 +12,7 @@ import {
   type OpenApiDocument,
   type OpenApiInput,
   type Operation,
-} from "../../../functions/content/openapi/document.ts";
+} from "../../../shared/openapi/document.ts";
 import {
   errorBody,
   invalidApiKey,
@@ -21,7 +21,7 @@ import {
 } from "../../../functions/content/analytics/envelope.ts";
 import { flagsResponse, remoteConfig } from "../../../functions/content/analytics/flags.ts";
 import { parseAnalyticsConfig } from "../../../shared/site/analytics-config.ts";
-import { lintErrors, redoclyLint } from "./openapi-lint.ts";
+import { lintErrors, redoclyLint } from "./lint.ts";
 
 const ALL_ON: Record<ModuleName, boolean> = {
   api: true,

@@ -13,8 +13,7 @@ import {
 } from "../builders.ts";
 import { ref } from "../schemas.ts";
 import type { OpenApiSection, Operation, Parameter, Schema, SecurityRequirement } from "../types.ts";
-import { FIELD_TYPES } from "../../../forms-api/domain/definition.ts";
-import { SORTS } from "../../../forms-api/domain/responses.ts";
+import { FIELD_TYPES, RESPONSE_SORTS } from "../enums/forms.ts";
 
 const GROUP = "Forms API";
 export const FORMS_TAGS = { forms: "Forms", responses: "Responses", webhooks: "Webhooks", insights: "Insights" };
@@ -225,7 +224,7 @@ function responseListParameters(): Parameter[] {
     queryParam("before", "Responses before this token in the chosen order.", string),
     queryParam("included_response_ids", "Only these tokens (comma list).", string),
     queryParam("completed", "`true`, `false` or `all` (default).", { type: "string", enum: ["true", "false", "all"], default: "all" }),
-    queryParam("sort", "Order.", { type: "string", enum: Object.keys(SORTS), default: "submitted_at,desc" }),
+    queryParam("sort", "Order.", { type: "string", enum: [...RESPONSE_SORTS], default: "submitted_at,desc" }),
     queryParam("query", "A word to find in any answer.", string),
     queryParam("fields", "Only these fields' answers on each item (comma list).", string),
     queryParam("answered_fields", "Only responses that answered every listed field (comma list).", string),

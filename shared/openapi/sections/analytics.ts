@@ -3,7 +3,7 @@
 import { errorRefs, errorResponses, type ErrorRow, json, jsonResponse, pathParam, queryParam, RETRY_AFTER } from "../builders.ts";
 import { ref } from "../schemas.ts";
 import type { OpenApiSection, Operation, Parameter, RequestBody, Schema } from "../types.ts";
-import { FLAG_KEY } from "../../../../shared/site/analytics-config.ts";
+import { FLAG_KEY } from "../../site/analytics-config.ts";
 
 export const ANALYTICS_EVENTS_TAG = "Analytics Events";
 export const ANALYTICS_CAPTURE_TAG = "Analytics Capture";

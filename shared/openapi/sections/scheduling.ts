@@ -13,7 +13,7 @@ import {
 } from "../builders.ts";
 import { ref } from "../schemas.ts";
 import type { OpenApiSection, Operation, Schema, SecurityRequirement } from "../types.ts";
-import { TRIGGERS } from "../../../scheduling-api/domain/events.ts";
+import { TRIGGERS } from "../enums/scheduling.ts";
 
 const GROUP = "Scheduling API";
 export const SCHEDULING_TAGS = {

@@ -14,8 +14,8 @@ import {
   type Operation,
   type Parameter,
   type Schema,
-} from "../../../functions/content/openapi/document.ts";
-import { pascalCase, typeSchemaNames } from "../../../functions/content/openapi/schemas.ts";
+} from "../../../shared/openapi/document.ts";
+import { pascalCase, typeSchemaNames } from "../../../shared/openapi/schemas.ts";
 
 const field = (id: string, type: string, extra: Record<string, unknown> = {}) => ({
   id,

@@ -1,7 +1,7 @@
 // Content Images: the image door every asset's fields.file.url names (spec: "Images").
 import { headerRef, parameterRef, readErrors, responseRef } from "../common.ts";
 import type { OpenApiSection, Parameter } from "../types.ts";
-import { FITS, FOCI, FORMATS } from "../../images/params.ts";
+import { FITS, FOCI, FORMATS } from "../enums/content.ts";
 
 export const CONTENT_IMAGES_TAG = "Content Images";
 // the values the images door accepts, from the door's own parser

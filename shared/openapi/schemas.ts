@@ -1,6 +1,6 @@
 // JSON schemas of the content API's resources (spec: "Resources and their fields") and one schema per
 // content type, typed from its fields. Pure functions of the content types and locales.
-import { FIELD_TYPES as MODEL_FIELD_TYPES } from "../../../shared/site/models.ts";
+import { FIELD_TYPES as MODEL_FIELD_TYPES } from "../site/models.ts";
 import type { ContentTypeFieldLike, ContentTypeLike, Schema } from "./types.ts";
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });

@@ -8,7 +8,7 @@ import {
   SPACE_BASE,
   underBothBases,
 } from "../common.ts";
-import { MIMETYPE_GROUPS as MIMETYPE_GROUP_TYPES } from "../../domain/entry-query.ts";
+import { MIMETYPE_GROUPS as MIMETYPE_GROUP_TYPES } from "../enums/content.ts";
 import type { OpenApiSection, Operation, Parameter, PathItem, SectionContext } from "../types.ts";
 
 export const CONTENT_DELIVERY_TAG = "Content Delivery";
