@@ -12,7 +12,7 @@ import {
   conditionToRow,
   parseCondition,
   printCondition,
-} from "../../../web/pages/form/logic.js";
+} from "../../../shared/forms/logic.js";
 import { jsonProblem } from "../../../shared/input-text.ts";
 import { FIELD_TYPES } from "../../../shared/openapi/enums/forms.ts";
 

@@ -15,7 +15,7 @@ import {
 } from "../domain/catalog.ts";
 import { splitVariantKey } from "../domain/ids.ts";
 import type { PageArgs, Window } from "../domain/paging.ts";
-import { type ShopInfo, shopInfo } from "../domain/shop.ts";
+import { type ShopInfo, shopOf } from "../domain/shop.ts";
 import * as store from "../store.ts";
 import type { AssetRow, CartRow, CatalogRow, CollectionRow, ProductSort } from "../store.ts";
 
@@ -75,7 +75,7 @@ export function createStoreContext(input: {
   const ctx: StoreContext = {
     ...input,
     space: spaceId(site),
-    shop: () => (shop ??= store.storefrontRecord(sql).then((row) => shopInfo(site, row))),
+    shop: () => (shop ??= shopOf(sql, site)),
     catalog: () => (catalog ??= ctx.shop().then((s) => ({
       locales: input.locales,
       currency: s.currency,

@@ -1,4 +1,4 @@
-// The site's bag and session, as the browser script /cart/bag.js (served by the host). The product
+// The site's bag and session, the browser script /cart/bag.js (the storefront function serves this file). The product
 // pages of the site add lines to the bag with window.sitewireBag.add(...); the cart handoff page and
 // the bag page use the same calls. The bag lives in localStorage; its checkout goes to the store
 // function (POST /api/store/checkout), which prices every line from the catalog again.
@@ -13,7 +13,6 @@
 //                                 { signIn: true } (the caller opens the sign-in with intent buy)
 //   sitewireSession.ready         resolves once the session is known (null for a guest); a sign-in
 //                                 link's return (#access_token=...) is taken up here
-export const BAG_SCRIPT = /* js */ `
 (() => {
   const BAG_KEY = "sitewire.bag";
   const SESSION_KEY = "sitewire.session";
@@ -125,4 +124,3 @@ export const BAG_SCRIPT = /* js */ `
   window.sitewireBag = bag;
   window.sitewireSession = session;
 })();
-`;

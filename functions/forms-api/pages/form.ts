@@ -1,32 +1,37 @@
-// The form page's HTML shell and its static files. The runner (runner.js) builds the slides from the
-// definition embedded in the page; logic.js is shared with the forms function.
+// The form page's HTML shell and its static files. The runner (web/pages/form/runner.js) builds the slides
+// from the definition embedded in the page; the form rules (shared/forms/logic.js) are shared with the
+// forms function. The files are read at run time: supabase/config.toml ships them as static_files.
 
 export interface PageAsset {
   type: string;
   read(): Promise<Uint8Array>;
 }
 
-const here = (name: string) => new URL(`./${name}`, import.meta.url);
+/** The files the page loads, as paths from the project root (the deploy lists each under static_files). */
+export const STATIC_FILES = ["web/pages/form/runner.js", "shared/forms/logic.js", "web/pages/form/style.css"];
+
+const fromRoot = (path: string) => new URL(`../../../${path}`, import.meta.url);
 const cache = new Map<string, Promise<Uint8Array>>();
-function file(name: string, type: string): PageAsset {
+function file(path: string, type: string): PageAsset {
   return {
     type,
     read() {
-      let bytes = cache.get(name);
+      let bytes = cache.get(path);
       if (!bytes) {
-        bytes = Deno.readFile(here(name));
-        bytes.catch(() => cache.delete(name));
-        cache.set(name, bytes);
+        bytes = Deno.readFile(fromRoot(path));
+        bytes.catch(() => cache.delete(path));
+        cache.set(path, bytes);
       }
       return bytes;
     },
   };
 }
 
+/** The page's files by the name it asks for them under /to/_/. */
 export const FORM_ASSETS: Record<string, PageAsset> = {
-  "runner.js": file("runner.js", "text/javascript; charset=utf-8"),
-  "logic.js": file("logic.js", "text/javascript; charset=utf-8"),
-  "style.css": file("style.css", "text/css; charset=utf-8"),
+  "runner.js": file(STATIC_FILES[0], "text/javascript; charset=utf-8"),
+  "logic.js": file(STATIC_FILES[1], "text/javascript; charset=utf-8"),
+  "style.css": file(STATIC_FILES[2], "text/css; charset=utf-8"),
 };
 
 const escapeHtml = (s: string) =>
@@ -79,6 +84,7 @@ ${
       : `<script type="application/json" id="form-data">${
         scriptJson({ definition: page.definition, pictures: page.pictures ?? {} })
       }</script>
+<script type="importmap">{"imports":{"sitewire-form-logic":"./_/logic.js"}}</script>
 <script type="module" src="_/runner.js"></script>`
   }
 </body>

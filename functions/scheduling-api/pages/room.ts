@@ -1,8 +1,8 @@
 // The meeting room page /book/video/<uid>: the booking's details, when the room opens and closes, who
 // is in it, and joining, leaving and (for a signed-in host) ending. The scheduling function serves it
-// with the room as its calls answer it; room.js beside this file keeps it current.
+// with the room as its calls answer it; web/pages/book/room.js keeps it current.
 import { escapeHtml as esc, scriptJson } from "../../../shared/html.ts";
-import { BASE_STYLE, pageScript } from "./page.ts";
+import { BASE_STYLE, pageScript } from "./booker.ts";
 
 /** What the page is given: the room as GET /book/video/<uid>/state answers it (wire.ts roomOut). */
 export interface RoomData {

@@ -7,18 +7,27 @@
 //                        or opens the bag with the sign-in (intent buy). A cart without lines opens the
 //                        (empty) bag; an address that is no cart's token is a 404 with the expired texts.
 //   /cart                the site's bag, with the sign-in panel when ?intent=buy
-//   /cart/bag.js         the bag and session script (./cart-bag.ts)
+//   /cart/bag.js         the bag and session script (web/pages/cart/bag.js, a static file of the deploy)
 //   /app?checkout=...    the checkout's return (?checkout=success): thanks, and the bag emptied
 //
 // Texts come from one table keyed like the site's (cart.handoff.title ...), in the visitor's language
 // when the table has it, else English; the page's <html lang> is the language of the texts shown.
-import type { FunctionContext } from "../../shared/context.ts";
-import { escapeHtml, scriptJson } from "../../shared/html.ts";
-import { moduleOn, readSiteSettings } from "../../shared/site.ts";
-import { shopInfo } from "../../functions/storefront-api/domain/shop.ts";
-import { storefrontRecord } from "../../functions/storefront-api/store.ts";
-import { isCartToken } from "../../functions/storefront-api/domain/input.ts";
-import { BAG_SCRIPT } from "./cart-bag.ts";
+import type { FunctionContext } from "../../../shared/context.ts";
+import { escapeHtml, scriptJson } from "../../../shared/html.ts";
+import { moduleOn, readSiteSettings } from "../../../shared/site.ts";
+import { shopOf } from "../domain/shop.ts";
+import { isCartToken } from "../domain/input.ts";
+
+/** The files the pages read, as paths from the project root (the deploy lists each under static_files). */
+export const STATIC_FILES = ["web/pages/cart/bag.js"];
+
+let bagScript: Promise<string> | undefined;
+/** The bag script, read once. */
+function readBagScript(): Promise<string> {
+  bagScript ??= Deno.readTextFile(new URL(`../../../${STATIC_FILES[0]}`, import.meta.url));
+  bagScript.catch(() => (bagScript = undefined));
+  return bagScript;
+}
 
 type Texts = Record<string, string>;
 
@@ -289,7 +298,7 @@ export function cartPages(ctx: FunctionContext): (request: Request) => Promise<R
     const url = new URL(request.url);
     const path = url.pathname.replace(/\/+$/, "") || "/";
     if (path === "/cart/bag.js") {
-      return new Response(BAG_SCRIPT, {
+      return new Response(await readBagScript(), {
         headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
       });
     }
@@ -302,7 +311,7 @@ export function cartPages(ctx: FunctionContext): (request: Request) => Promise<R
     if (!site || !moduleOn(site, "store")) return undefined;
     const siteLanguage = (site?.locales.find((l) => l.default)?.code ?? "en").split("-")[0];
     const { texts, language } = textsFor(request, siteLanguage);
-    const shipsTo = shopInfo(site, await storefrontRecord(ctx.sql)).shipsTo;
+    const { shipsTo } = await shopOf(ctx.sql, site);
     const html = handoff
       ? handoffPage(token, texts, language, shipsTo)
       : path === "/cart"

@@ -1,7 +1,7 @@
 // @ts-check
-// The form runner's rules, in one plain ES module that the browser loads as is and the forms function
-// imports: the condition language of jumps and scores (parse, print, evaluate), the slide path a set
-// of answers takes, and the quiz score. The server recomputes path, ending and score with this same
+// The form runner's rules, in one plain ES module that the browser loads as is (the forms function serves
+// it at /to/_/logic.js) and the forms function imports: the condition language of jumps and scores
+// (parse, print, evaluate), the slide path a set of answers takes, and the quiz score. The server recomputes path, ending and score with this same
 // code when a response is submitted, so the page and the API can never disagree.
 
 /**

@@ -1,17 +1,20 @@
 // The booker page /book/<slug>: choose a length, a day and a time in the visitor's zone, fill the
 // booking fields, book (or pay). The scheduling function serves it with the type's public facts; the
-// script (client.js beside this file) does the rest in the browser, including the embed protocol.
+// script (web/pages/book/client.js) does the rest in the browser, including the embed protocol.
 import { escapeHtml as esc, scriptJson } from "../../../shared/html.ts";
 
 const scripts = new Map<string, Promise<string>>();
 
-/** The scripts beside this file the pages inline (Supabase deploys list them under static_files). */
-export const PAGE_SCRIPTS = ["client.js", "room.js"] as const;
+/** The browser scripts the pages inline, by name (Supabase deploys list them under static_files). */
+const PAGE_SCRIPTS = { "client.js": "web/pages/book/client.js", "room.js": "web/pages/book/room.js" } as const;
 
-/** A script beside this file, read once. */
-export function pageScript(file: typeof PAGE_SCRIPTS[number]): Promise<string> {
+/** The files the pages read, as paths from the project root. */
+export const STATIC_FILES: string[] = Object.values(PAGE_SCRIPTS);
+
+/** A page script, read once. */
+export function pageScript(file: keyof typeof PAGE_SCRIPTS): Promise<string> {
   let text = scripts.get(file);
-  if (!text) scripts.set(file, text = Deno.readTextFile(new URL(`./${file}`, import.meta.url)));
+  if (!text) scripts.set(file, text = Deno.readTextFile(new URL(`../../../${PAGE_SCRIPTS[file]}`, import.meta.url)));
   return text;
 }
 
