@@ -25,40 +25,10 @@ import {
   tierAdmits,
 } from "./event-types.ts";
 import { announce } from "./events.ts";
-import { forwardAction, forwardBooking, isMirror, keepMirrors, type Outbound } from "./forward.ts";
+import { forwardAction, forwardBooking, isMirror, keepMirrors } from "./forward.ts";
+import type { CreateInput, Deps } from "./types.ts";
 import type { Slot } from "./slots.ts";
 import { nextPeriodStart, periodKey, wallToUtc } from "./zones.ts";
-
-export interface Deps {
-  sql: Sql;
-  clock: Clock;
-  catalog: Catalog;
-  publicUrl: string;
-  /** how requests to external schedulers leave (domain/forward.ts) */
-  outbound: Outbound;
-}
-
-export interface Attendee {
-  name: string;
-  email: string;
-  timeZone: string;
-  language: string;
-  phoneNumber?: string;
-}
-
-export interface CreateInput {
-  type: EventType;
-  start: number;
-  lengthMinutes?: number;
-  attendee: Attendee;
-  guests: string[];
-  metadata: Record<string, string>;
-  responses: Record<string, unknown>;
-  location?: string;
-  recurrenceCount?: number;
-  /** fulfilment of a paid checkout: the payment itself is the credit */
-  paymentSessionId?: string;
-}
 
 const MINUTE = 60_000;
 

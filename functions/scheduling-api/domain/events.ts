@@ -4,13 +4,21 @@ import { enqueueWebhook } from "../../../shared/webhooks/outbox.ts";
 import type { Clock } from "../../../shared/clock.ts";
 import type { Db, Tx } from "../../../shared/db.ts";
 import { type BookingRow, matchingWebhooks } from "../store.ts";
-import { bookingMetadata } from "../wire.ts";
 import type { Catalog } from "./catalog.ts";
 import { TRIGGERS } from "../../../shared/openapi/enums/scheduling.ts";
 
 export type Trigger = typeof TRIGGERS[number];
 
 export const OUTBOX_API = "scheduling";
+
+/**
+ * A booking's metadata as every answer and webhook payload shows it: the members its caller gave plus
+ * provider and event (kept in the row's metadata) and, for a seat, seatOf. The service's own state lives
+ * in columns (confirmed_at, previous_start_at, payment_session_id), never here.
+ */
+export function bookingMetadata(b: BookingRow): Record<string, unknown> {
+  return { ...b.metadata, ...(b.seat_of ? { seatOf: b.seat_of } : {}) };
+}
 
 function utcOffset(zone: string, at: Date): number {
   try {

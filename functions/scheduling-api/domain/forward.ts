@@ -14,17 +14,11 @@ import type { Tx } from "../../../shared/db.ts";
 import { SchedulingError } from "../envelope.ts";
 import * as store from "../store.ts";
 import type { BookingRow, NewBooking } from "../store.ts";
-import type { CreateInput } from "./bookings.ts";
+import type { CreateInput, Outbound } from "./types.ts";
 import type { Catalog } from "./catalog.ts";
 import type { EventType } from "./event-types.ts";
 
 /** How forwarded requests leave: the guard's switch for private targets, the fetch to use, a timeout. */
-export interface Outbound {
-  allowPrivate: boolean;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
-}
-
 const BOOKINGS_VERSION = "2024-08-13";
 const SLOTS_VERSION = "2024-09-04";
 

@@ -7,7 +7,7 @@ import type { Caller } from "../access.ts";
 import { badRequest, forbidden, SchedulingError } from "../envelope.ts";
 import * as store from "../store.ts";
 import type { BookingRow, ParticipantRole } from "../store.ts";
-import type { Deps } from "./bookings.ts";
+import type { Deps } from "./types.ts";
 import { announce } from "./events.ts";
 
 const MINUTE = 60_000;

@@ -12,7 +12,8 @@ import {
 import { badRequest, SchedulingError } from "../envelope.ts";
 import * as store from "../store.ts";
 import type { Caller } from "../access.ts";
-import { admitBooking, createBooking, type CreateInput, type Deps } from "./bookings.ts";
+import { admitBooking, createBooking } from "./bookings.ts";
+import type { CreateInput, Deps } from "./types.ts";
 import { isPaid } from "./event-types.ts";
 
 export const CHECKOUT_KIND = "session-booking";

@@ -9,12 +9,12 @@ import {
   type CancelInput,
   confirmBooking,
   createBooking,
-  type CreateInput,
   declineBooking,
   loadFor,
   rescheduleBooking,
 } from "../domain/bookings.ts";
 import type { Catalog } from "../domain/catalog.ts";
+import type { CreateInput } from "../domain/types.ts";
 import type { EventType } from "../domain/event-types.ts";
 import { bookingIcs } from "../domain/ics.ts";
 import { isZone } from "../domain/zones.ts";
