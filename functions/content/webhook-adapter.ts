@@ -7,7 +7,7 @@ import type { Clock } from "../../shared/clock.ts";
 import { systemClock } from "../../shared/clock.ts";
 import type { FunctionContext } from "../../shared/context.ts";
 import type { WebhookAdapter } from "../../shared/webhooks/dispatcher.ts";
-import { recordWebhookAttempt, webhookDefinition } from "./store.ts";
+import { recordWebhookAttempt, webhookDefinition } from "./store/webhook-definitions.ts";
 
 /** The api name content rows carry in webhook_outbox. */
 export const CONTENT_WEBHOOK_API = "content";

@@ -10,22 +10,7 @@ import { apiAssetPath, contentHash, contentTypeFor, imageSize } from "../../../s
 import type { Storage } from "../../../shared/storage.ts";
 import { checkOutboundUrl, webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
 import { ContentError, notFound } from "../envelope.ts";
-import {
-  announceAssetPublish,
-  type AssetText,
-  assetUsers,
-  deleteAssetRow,
-  insertPendingAsset,
-  liveUpload,
-  type LockedAsset,
-  lockAsset,
-  type ManagementActor,
-  managementAsset,
-  managementTransaction,
-  type PendingFile,
-  storeProcessedFile,
-  updateAsset,
-} from "../store.ts";
+import { announceAssetPublish, type AssetText, assetUsers, deleteAssetRow, insertPendingAsset, liveUpload, type LockedAsset, lockAsset, type ManagementActor, managementAsset, managementTransaction, type PendingFile, storeProcessedFile, updateAsset } from "../store/management.ts";
 import type { FieldContext } from "./management-fields.ts";
 import {
   checkAssetId,

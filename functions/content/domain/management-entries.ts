@@ -5,20 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import { parseDate } from "../../../shared/site/content-dir.ts";
 import type { Sql, Tx } from "../../../shared/db.ts";
 import { ContentError, notFound } from "../envelope.ts";
-import {
-  deleteEntry,
-  insertDraft,
-  libraryFiles,
-  type LockedEntry,
-  lockEntry,
-  type ManagementActor,
-  managementEntry,
-  managementTransaction,
-  modelFolder,
-  publishDraft,
-  replaceDraft,
-  unpublishEntry,
-} from "../store.ts";
+import { deleteEntry, insertDraft, libraryFiles, type LockedEntry, lockEntry, type ManagementActor, managementEntry, managementTransaction, modelFolder, publishDraft, replaceDraft, unpublishEntry } from "../store/management.ts";
 import type { ContentModel } from "./content-types.ts";
 import {
   assetReferences,

@@ -2,7 +2,7 @@
 import { assetUrl, mediaPrefix } from "../../../shared/site/media-address.ts";
 import type { SiteLocale, SiteSettings } from "../../../shared/site.ts";
 import { localeChain } from "../../../shared/site.ts";
-import type { AssetRow, EntryRow } from "../store.ts";
+import type { AssetRow, EntryRow } from "../store/entries.ts";
 import type { ContentModel } from "./content-types.ts";
 import { bodyFieldIds } from "./content-types.ts";
 import type { Selection } from "./entry-query.ts";

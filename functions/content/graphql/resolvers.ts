@@ -12,7 +12,7 @@ import { localeChain, type SiteSettings } from "../../../shared/site.ts";
 import type { CollectionQuery, WithheldBodies } from "../domain/entry-query.ts";
 import { shapeAsset, type ShapeContext, shapeEntry } from "../domain/shape.ts";
 import { mediaPrefix } from "../../../shared/site/media-address.ts";
-import { type AssetRow, type EntryRow, queryAssets, queryEntries, type Stage } from "../store.ts";
+import { type AssetRow, type EntryRow, queryAssets, queryEntries, type Stage } from "../store/entries.ts";
 import { pathError } from "./envelope.ts";
 import { assetAddress, type ImageTransform } from "./image-url.ts";
 import type { Loaders, Ranked } from "./loaders.ts";

@@ -2,7 +2,7 @@
 // (one JSON parameter, so no bound on the number of rows); an event whose uuid is already stored (a
 // client's retry) is skipped.
 import type { Db } from "../../../shared/db.ts";
-import type { CapturedEvent } from "./events.ts";
+import type { CapturedEvent } from "../analytics/events.ts";
 
 /** Stores the events; answers how many were new. */
 export async function storeEvents(db: Db, events: CapturedEvent[], ip: string | null): Promise<number> {
