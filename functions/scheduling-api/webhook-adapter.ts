@@ -6,7 +6,7 @@ import type { Sql } from "../../shared/db.ts";
 import type { FunctionContext } from "../../shared/context.ts";
 import type { WebhookAdapter } from "../../shared/webhooks/dispatcher.ts";
 import { hmacSha256Hex } from "../../shared/webhooks/sign.ts";
-import { recordWebhookAttempt, webhookSecret } from "./store.ts";
+import { recordWebhookAttempt, webhookSecret } from "./store/webhooks.ts";
 import { OUTBOX_API } from "./domain/events.ts";
 
 export const NO_SECRET = "no-secret-provided";

@@ -5,7 +5,8 @@ import type { EventType } from "./domain/event-types.ts";
 import { type AwayPeriod, fnv31, type Host, type Schedule } from "./domain/hosts.ts";
 import { bookingMetadata } from "./domain/events.ts";
 import type { RoomView } from "./domain/meetings.ts";
-import type { BookingRow, WebhookRow } from "./store.ts";
+import type { BookingRow } from "./store/bookings.ts";
+import type { WebhookRow } from "./store/webhooks.ts";
 
 export function eventTypeOut(type: EventType, publicUrl: string) {
   const owner = type.hosts[0]?.host;

@@ -5,7 +5,7 @@
 import type { FunctionContext } from "../../../shared/context.ts";
 import { defaultLocale, type SiteSettings } from "../../../shared/site.ts";
 import { SchedulingError } from "../envelope.ts";
-import { loadSessionEntries } from "../store.ts";
+import { loadSessionEntries } from "../store/event-types.ts";
 import { type EventType, eventTypeFromEntry, type SessionEntry } from "./event-types.ts";
 import { type Host, parseSessionsConfig, SessionsConfigError, type SessionsConfig } from "./hosts.ts";
 

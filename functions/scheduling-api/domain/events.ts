@@ -3,7 +3,8 @@
 import { enqueueWebhook } from "../../../shared/webhooks/outbox.ts";
 import type { Clock } from "../../../shared/clock.ts";
 import type { Db, Tx } from "../../../shared/db.ts";
-import { type BookingRow, matchingWebhooks } from "../store.ts";
+import { type BookingRow } from "../store/bookings.ts";
+import { matchingWebhooks } from "../store/webhooks.ts";
 import type { Catalog } from "./catalog.ts";
 import { TRIGGERS } from "../../../shared/openapi/enums/scheduling.ts";
 

@@ -19,7 +19,7 @@ import type { EventType } from "../domain/event-types.ts";
 import { bookingIcs } from "../domain/ics.ts";
 import { isZone } from "../domain/zones.ts";
 import { badRequest, pagination, success } from "../envelope.ts";
-import { type BookingFilter, listBookings } from "../store.ts";
+import { type BookingFilter, listBookings } from "../store/bookings.ts";
 import { bookingOut, teamIdOf } from "../wire.ts";
 import { bookableType, catalogOf, depsOf, intParam, jsonBody, parseInstant } from "./common.ts";
 
