@@ -17,7 +17,7 @@ import { createPushWorker } from "../shared/site/push.ts";
 import { sweep, SWEEP_AT_UTC } from "../functions/content/domain/management-uploads.ts";
 import { startDaily } from "../shared/daily.ts";
 import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/sweep.ts";
-import { sweepCarts } from "../functions/storefront-api/store.ts";
+import { sweepCarts } from "../functions/storefront-api/store/carts.ts";
 import { startCartSweep } from "../functions/storefront-api/sweep.ts";
 import { readSiteConfigFile } from "../shared/site/content-dir.ts";
 import { dataDir, type DevState, devStateFile, readDevState, runCli } from "./cli.ts";

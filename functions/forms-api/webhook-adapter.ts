@@ -13,11 +13,11 @@ import { hmacSha256Base64, hmacSha256Hex } from "../../shared/webhooks/sign.ts";
 import { randomBase62 } from "../../shared/ids.ts";
 import {
   enabledWebhooks,
-  recordResponseDelivery,
   recordWebhookOutcome,
   retryFailedDeliveries,
   webhookById,
-} from "./store.ts";
+} from "./store/webhooks.ts";
+import { recordResponseDelivery } from "./store/responses.ts";
 import type { Tx } from "../../shared/db.ts";
 
 export const FORMS_WEBHOOK_API = "forms";

@@ -34,16 +34,14 @@ import {
 } from "../domain/responses.ts";
 import { browserOf, hiddenFields, platformOf } from "../domain/visitor.ts";
 import { enqueueCompletion } from "../webhook-adapter.ts";
+import { assetsByPath, formTransaction, publishedForm } from "../store/forms.ts";
 import {
-  assetsByPath,
-  formTransaction,
   insertResponse,
   lockResponse,
   markSubmitted,
-  publishedForm,
   type ResponseRow,
   saveProgress,
-} from "../store.ts";
+} from "../store/responses.ts";
 import { localeOf } from "./forms.ts";
 import { FILE_SECRET, UPLOAD_BUCKET, uploadKey } from "./responses.ts";
 

@@ -2,7 +2,7 @@
 // policies. Also the locale chain a request reads localized fields in (@inContext(language:), else Accept-Language).
 import { defaultLocale, localeChain, type SiteSettings } from "../../../shared/site.ts";
 import type { Db } from "../../../shared/db.ts";
-import { storefrontRecord } from "../store.ts";
+import { storefrontRecord } from "../store/catalog.ts";
 import { fieldValue, type RecordRow } from "./catalog.ts";
 
 export interface ShopInfo {

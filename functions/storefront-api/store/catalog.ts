@@ -1,12 +1,12 @@
-// All SQL of the store function: catalog pages and lookups (over the storefront_catalog and
-// storefront_collections views, whose expression indexes back the lookups), assets, the storefront
-// record, carts (each mutation under a row lock) and orders.
+// The storefront's SQL for the catalog: pages and lookups over the storefront_catalog and
+// storefront_collections views (whose expression indexes back the lookups), assets and the storefront
+// record. The other areas' SQL is beside this file (carts, each mutation under a row lock; orders);
+// nothing outside store/ writes SQL.
 import type postgres from "postgres";
-import type { Db, Sql, Tx } from "../../shared/db.ts";
-import type { RecordRow } from "./domain/catalog.ts";
-import type { Attribute, Buyer, CartState, StoredLine } from "./domain/cart.ts";
-import type { Window } from "./domain/paging.ts";
-import { type KeysetSort, SORT_VALUES } from "./domain/cursor.ts";
+import type { Db } from "../../../shared/db.ts";
+import type { RecordRow } from "../domain/catalog.ts";
+import type { Window } from "../domain/paging.ts";
+import { type KeysetSort, SORT_VALUES } from "../domain/cursor.ts";
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
@@ -257,154 +257,4 @@ export async function storefrontRecord(db: Db): Promise<RecordRow | undefined> {
     select id, model_id, path, fields, created_at, updated_at from public.content_entries
     where stage = 'published' and model_id = 'storefront' order by path limit 1`;
   return row;
-}
-
-// ---- carts ----------------------------------------------------------------------------------------
-
-export interface CartRow {
-  id: string;
-  lines: StoredLine[];
-  buyer: Buyer;
-  attributes: Attribute[];
-  note: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const stateOf = (row: CartRow): CartState => ({
-  lines: row.lines,
-  buyer: row.buyer,
-  attributes: row.attributes,
-  note: row.note,
-});
-
-/** The carts of these tokens (any order; unknown tokens are missing): every cart of a request in one query. */
-export function readCarts(db: Db, tokens: string[]): Promise<CartRow[]> {
-  if (tokens.length === 0) return Promise.resolve([]);
-  return db<CartRow[]>`
-    select id, lines, buyer, attributes, note, created_at, updated_at from public.storefront_carts
-    where id = any(${tokens}::text[])`;
-}
-
-export async function insertCart(
-  db: Db,
-  token: string,
-  state: CartState,
-  keyId: string | null,
-  now: Date,
-): Promise<CartRow> {
-  const [row] = await db<CartRow[]>`
-    insert into public.storefront_carts (id, lines, buyer, attributes, note, key_id, created_at, updated_at)
-    values (${token}, ${db.json(state.lines as never)}, ${db.json(state.buyer as never)},
-            ${db.json(state.attributes as never)}, ${state.note}, ${keyId}, ${now}, ${now})
-    returning id, lines, buyer, attributes, note, created_at, updated_at`;
-  return row;
-}
-
-/**
- * Runs a cart mutation in one transaction holding the cart's row lock, so concurrent mutations of one
- * cart apply one after the other and none is lost. `change` answers the new state, or undefined to leave
- * the cart as it is. Answers undefined for an unknown cart.
- */
-export async function changeCart<T extends { state?: CartState }>(
-  sql: Sql,
-  token: string,
-  now: Date,
-  change: (row: CartRow, tx: Tx) => Promise<T>,
-): Promise<{ row: CartRow; result: T } | undefined> {
-  return await sql.begin(async (tx) => {
-    const [row] = await tx<CartRow[]>`
-      select id, lines, buyer, attributes, note, created_at, updated_at from public.storefront_carts
-      where id = ${token} for update`;
-    if (!row) return undefined;
-    const result = await change(row, tx);
-    if (!result.state) return { row, result };
-    const [updated] = await tx<CartRow[]>`
-      update public.storefront_carts set lines = ${tx.json(result.state.lines as never)},
-        buyer = ${tx.json(result.state.buyer as never)}, attributes = ${
-      tx.json(result.state.attributes as never)
-    },
-        note = ${result.state.note}, updated_at = ${now}
-      where id = ${token}
-      returning id, lines, buyer, attributes, note, created_at, updated_at`;
-    return { row: updated, result };
-  }) as { row: CartRow; result: T } | undefined;
-}
-
-/** The retention sweep (also scheduled by pg_cron where the database has it). */
-export async function sweepCarts(db: Db, now: Date, days = 30): Promise<number> {
-  const [{ swept }] = await db<
-    { swept: number }[]
-  >`select public.sweep_storefront_carts(${now}, ${days}) as swept`;
-  return swept;
-}
-
-// ---- orders (the bag's checkout) ---------------------------------------------------------------------
-
-export interface OrderRow {
-  id: string;
-  status: "pending" | "paid" | "expired";
-  person_id: string | null;
-  email: string | null;
-  currency: string;
-  amount_total: number;
-  lines: unknown[];
-  country: string | null;
-  provider: string;
-  session_id: string | null;
-  cart_id: string | null;
-  created_at: Date;
-  paid_at: Date | null;
-}
-
-export async function insertOrder(
-  db: Db,
-  order: Pick<
-    OrderRow,
-    "person_id" | "email" | "currency" | "amount_total" | "lines" | "country" | "provider" | "cart_id"
-  >,
-  now: Date,
-): Promise<OrderRow> {
-  const [row] = await db<OrderRow[]>`
-    insert into public.storefront_orders (person_id, email, currency, amount_total, lines, country, provider, cart_id, created_at)
-    values (${order.person_id}, ${order.email}, ${order.currency}, ${order.amount_total}, ${
-    db.json(order.lines as never)
-  },
-            ${order.country}, ${order.provider}, ${order.cart_id}, ${now})
-    returning *`;
-  return row;
-}
-
-export async function setOrderSession(db: Db, id: string, sessionId: string): Promise<void> {
-  await db`update public.storefront_orders set session_id = ${sessionId} where id = ${id}`;
-}
-
-/** Marks an order paid once (a replayed event changes nothing); answers whether this call did it. */
-export async function markOrderPaid(
-  db: Db,
-  id: string,
-  paid: { sessionId: string; amountTotal: number | null; email: string | null; country: string | null },
-  now: Date,
-): Promise<boolean> {
-  const rows = await db`
-    update public.storefront_orders set status = 'paid', paid_at = ${now},
-      email = coalesce(${paid.email}, email), country = coalesce(${paid.country}, country)
-    where id::text = ${id} and status = 'pending' and session_id = ${paid.sessionId}
-      and (${paid.amountTotal}::bigint is null or amount_total = ${paid.amountTotal}::bigint)
-    returning 1`;
-  return rows.length > 0;
-}
-
-export async function markOrderExpired(db: Db, id: string, sessionId: string): Promise<void> {
-  await db`update public.storefront_orders set status = 'expired'
-           where id::text = ${id} and status = 'pending' and session_id = ${sessionId}`;
-}
-
-export async function readOrder(db: Db, id: string): Promise<OrderRow | undefined> {
-  const [row] = await db<OrderRow[]>`select * from public.storefront_orders where id::text = ${id}`;
-  return row;
-}
-
-export async function deleteCart(db: Db, token: string): Promise<void> {
-  await db`delete from public.storefront_carts where id = ${token}`;
 }
