@@ -4,7 +4,7 @@ import { MIMETYPE_GROUPS } from "../../../shared/openapi/enums/content.ts";
 import { badQuery, ContentError } from "../envelope.ts";
 import type { ContentModel, ContentTypeField } from "./content-types.ts";
 import { bodyFieldIds, findField, searchedTextFieldIds } from "./content-types.ts";
-import { parseDate } from "../../../shared/site/content-dir.ts";
+import { parseDate } from "../../../shared/site/dates.ts";
 
 export type Operator =
   | "eq"

@@ -7,7 +7,7 @@
 import { GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
 import type { Db } from "../../../shared/db.ts";
 import { richTextTargets } from "../../../shared/richtext.ts";
-import { parseDate } from "../../../shared/site/content-dir.ts";
+import { parseDate } from "../../../shared/site/dates.ts";
 import { localeChain, type SiteSettings } from "../../../shared/site.ts";
 import type { CollectionQuery, WithheldBodies } from "../domain/entry-query.ts";
 import { shapeAsset, type ShapeContext, shapeEntry } from "../domain/shape.ts";
