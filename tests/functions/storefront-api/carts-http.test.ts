@@ -1,5 +1,5 @@
 // Carts over real HTTP: every mutation, the spec's rules 1 to 7 (rule 6, prices recomputed on every read,
-// changes the catalog: tests/serial/storefront-catalog.test.ts), the userErrors codes, concurrent adds
+// changes the catalog: tests/functions/storefront-api/switches.serial.test.ts), the userErrors codes, concurrent adds
 // under the row lock, and the retention sweep.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
