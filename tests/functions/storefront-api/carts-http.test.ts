@@ -486,7 +486,7 @@ test("lines page like every connection (first/after, last/before)", async () => 
 });
 
 test("the retention sweep clears carts thirty days after their last change and keeps younger ones", async () => {
-  const { sweepCarts } = await import("../../../functions/storefront-api/store.ts");
+  const { sweepCarts } = await import("../../../functions/storefront-api/store/carts.ts");
   const sql = host.ctx.sql;
   const now = new Date();
   const day = 24 * 3600 * 1000;
