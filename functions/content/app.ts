@@ -19,7 +19,7 @@
 // Paths are relative to the function root: the host maps /api/content/* and /functions/v1/content/* here.
 import { Hono, type MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors, requestId } from "../../shared/http.ts";
+import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { unstorableParameter, unstorablePathSegment } from "../../shared/input-text.ts";
 import { contentAccess, type ContentEnv } from "./access.ts";
 import { badQuery, ContentError, contentErrorHandler, notFound } from "./envelope.ts";
@@ -40,6 +40,11 @@ import { graphqlRoutes } from "./graphql/routes.ts";
 export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
   const app = new Hono<ContentEnv>({ strict: false });
   app.use("*", requestId("X-Contentful-Request-Id"));
+  // the analytics routes answer in PostHog's envelope: they install their own (routes/analytics.ts)
+  const refusal = answerEntryRefusal((method) =>
+    new ContentError("BadRequest", `The method ${method} is not allowed on this resource.`)
+  );
+  app.use("*", (c, next) => c.req.path === "/events" || c.req.path.startsWith("/events/") ? next() : refusal(c, next));
   // credentialed browsers need their origin echoed on analytics preflights: ahead of the open CORS below
   app.use("/events/*", analyticsPreflight);
   app.use(

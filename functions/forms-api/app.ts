@@ -18,9 +18,9 @@
 // /api/insights, /v1/*, /to/*, /form/* and /functions/v1/forms-api/* here.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors, requestId } from "../../shared/http.ts";
+import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { formsAccess, type FormsEnv, pageAccess } from "./access.ts";
-import { formsErrorHandler, notFound } from "./envelope.ts";
+import { FormsError, formsErrorHandler, notFound } from "./envelope.ts";
 import { refuseUnstorable } from "./request.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { formRoutes } from "./routes/forms.ts";
@@ -32,6 +32,10 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 export function createFormsApp(ctx: FunctionContext): Hono<FormsEnv> {
   const app = new Hono<FormsEnv>({ strict: false });
   app.use("*", requestId("X-Request-Id"));
+  app.use(
+    "*",
+    answerEntryRefusal((method) => new FormsError("METHOD_NOT_ALLOWED", `The method ${method} is not allowed.`)),
+  );
   app.use(
     "*",
     openCors({

@@ -21,7 +21,7 @@
 // here (and /book/* for the page). cal-api-version is accepted on every route and never required.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors, requestId } from "../../shared/http.ts";
+import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { schedulingAccess, type SchedulingEnv } from "./access.ts";
 import { methodNotAllowed, notFound, schedulingErrorHandler } from "./envelope.ts";
 import { bookerRoutes } from "./routes/booker.ts";
@@ -38,6 +38,7 @@ import { sweepHandler } from "./routes/sweep.ts";
 export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
   const app = new Hono<SchedulingEnv>({ strict: false });
   app.use("*", requestId("X-Request-Id"));
+  app.use("*", answerEntryRefusal((method) => methodNotAllowed(`The method ${method} is not allowed.`)));
   app.use(
     "*",
     openCors({

@@ -16,9 +16,9 @@
 // /cart*, /app and /functions/v1/storefront-api/* here.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors, requestId } from "../../shared/http.ts";
+import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { storeAccess, type StoreEnv } from "./access.ts";
-import { notFound, storeErrorHandler } from "./envelope.ts";
+import { notFound, StoreError, storeErrorHandler } from "./envelope.ts";
 import { handoffHandler } from "./routes/carts.ts";
 import { checkoutHandler, paymentWebhookHandler } from "./routes/checkout.ts";
 import { graphqlHandler } from "./routes/graphql.ts";
@@ -36,6 +36,10 @@ export interface StoreAppOptions {
 export function createStorefrontApp(ctx: FunctionContext, options: StoreAppOptions): Hono<StoreEnv> {
   const app = new Hono<StoreEnv>({ strict: false });
   app.use("*", requestId("X-Request-ID"));
+  app.use(
+    "*",
+    answerEntryRefusal((method) => new StoreError(405, `The method ${method} is not allowed.`, "METHOD_NOT_ALLOWED")),
+  );
   app.use(
     "*",
     openCors({

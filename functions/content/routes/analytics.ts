@@ -11,7 +11,7 @@
 import { type Context, Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { admit, type RateWindow } from "../../../shared/gate.ts";
-import { clientAddress } from "../../../shared/http.ts";
+import { answerEntryRefusal, clientAddress } from "../../../shared/http.ts";
 import type { SiteSettings } from "../../../shared/site.ts";
 import { ANALYTICS_TOKEN, analyticsConfigOf } from "../../../shared/site/analytics-config.ts";
 import {
@@ -39,6 +39,7 @@ export function analyticsRoutes(ctx: FunctionContext, options: { windows?: RateW
   const windows = options.windows ?? ANALYTICS_RATE_LIMITS;
   const app = new Hono({ strict: false });
   app.onError(analyticsErrorHandler);
+  app.use("*", answerEntryRefusal(methodNotAllowed));
   app.use("*", echoOrigin);
 
   /** The site's settings for this request, counting it against the caller's rate limit. */
