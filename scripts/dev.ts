@@ -35,7 +35,7 @@ async function keyStillValid(
 }
 
 await runCli(async () => {
-  const config = readConfig();
+  const config = readConfig(Deno.env, { development: true });
   const data = dataDir();
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({
     dataDir: `${data}/pglite`,
@@ -116,7 +116,7 @@ await runCli(async () => {
     sql,
     clock: ctx.clock,
     adapters: webhookAdapters(ctx),
-    allowPrivate: config.allowPrivateWebhookTargets ?? true, // the dev task is development
+    allowPrivate: config.allowPrivateWebhookTargets,
     listen: embedded ? false : undefined,
   });
   dispatcher.start();

@@ -3,7 +3,7 @@
 // Secret header values are kept for deliveries and never read back: a read shows { key, secret: true }.
 import type { Sql } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
-import { literalPrivateTarget, webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
+import { webhookTargetProblem } from "../../../shared/webhooks/url-guard.ts";
 import { ContentError, notFound } from "../envelope.ts";
 import {
   type DefinitionInput,
@@ -60,7 +60,7 @@ const isMap = (value: unknown): value is Record<string, unknown> =>
 export async function readDefinition(
   sql: Sql,
   body: unknown,
-  options: { stored?: DefinitionRow; allowPrivate?: boolean } = {},
+  options: { stored?: DefinitionRow; allowPrivate: boolean },
 ): Promise<DefinitionInput> {
   const { stored } = options;
   if (!isMap(body)) throw new ContentError("BadQuery", "The body must be a JSON object { name, url, topics, headers?, active? }.");
@@ -69,11 +69,7 @@ export async function readDefinition(
   if (typeof name !== "string" || !name.trim() || name.length > 255) {
     problems.push({ name: "invalid", path: ["name"], details: "name is required (at most 255 characters)", value: name });
   }
-  // a literal loopback or private address (or localhost) would fail every delivery: say so now, unless
-  // the site lets deliveries reach such addresses; names are judged when a delivery resolves them
-  const urlProblem = typeof url !== "string"
-    ? "url is required"
-    : webhookUrlProblem(url) ?? (options.allowPrivate ? undefined : literalPrivateTarget(url));
+  const urlProblem = typeof url !== "string" ? "url is required" : webhookTargetProblem(url, options.allowPrivate);
   if (urlProblem) problems.push({ name: "invalid", path: ["url"], details: urlProblem, value: url });
   let topicList: string[] = [];
   if (!Array.isArray(topics) || !topics.length || !topics.every((t) => typeof t === "string")) {
@@ -143,7 +139,7 @@ export interface DefinitionWriter {
   actor: ManagementActor;
   now: Date;
   /** let definitions name loopback and private addresses (development and tests) */
-  allowPrivate?: boolean;
+  allowPrivate: boolean;
 }
 
 export async function createDefinition(w: DefinitionWriter, body: unknown): Promise<DefinitionRow> {
