@@ -174,9 +174,33 @@ export function answerEntryRefusal(methodNotAllowed: (method: string) => Error):
   };
 }
 
-/** Reads a JSON body; undefined when the body is empty, a SyntaxError when it is not JSON. */
+/**
+ * The most a request body may hold, in every API (Contentful's 1 MB). File uploads (content uploads,
+ * form answer files) and analytics batches (PostHog's 20 MB) have bounds of their own.
+ */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/** A request body past its bound: each API's onError answers it as its own 413. */
+export class RequestTooLarge extends Error {
+  constructor(readonly limit = MAX_REQUEST_BODY_BYTES) {
+    super(`The request body is larger than ${limit / 1024 / 1024} MB.`);
+  }
+}
+
+/** A request's body as text, read no further than `limit` bytes (RequestTooLarge beyond). */
+export async function readBodyText(request: Request, limit = MAX_REQUEST_BODY_BYTES): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) throw new RequestTooLarge(limit);
+  const bytes = await readUpTo(request.body, limit);
+  if (!bytes) throw new RequestTooLarge(limit);
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Reads a JSON body; undefined when the body is empty, a SyntaxError when it is not JSON,
+ * RequestTooLarge past MAX_REQUEST_BODY_BYTES.
+ */
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
+  const text = await readBodyText(request);
   if (text.trim() === "") return undefined;
   return JSON.parse(text);
 }
@@ -192,7 +216,8 @@ export async function readJsonObject(
   let body: unknown;
   try {
     body = await readJsonBody(request);
-  } catch {
+  } catch (error) {
+    if (error instanceof RequestTooLarge) throw error;
     throw refuse("The body is not valid JSON.");
   }
   if (body === undefined) return {};

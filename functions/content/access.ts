@@ -14,9 +14,6 @@ export const CONTENT_RATE_LIMITS = [
   { seconds: 1, limit: 78 },
 ];
 
-/** Contentful's request size limit: a body (a management write, a GraphQL request) is 1 MB at most. */
-export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
-
 export interface Access {
   stage: Stage;
   gated: boolean;
