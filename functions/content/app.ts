@@ -45,8 +45,9 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
     new ContentError("BadRequest", `The method ${method} is not allowed on this resource.`)
   );
   app.use("*", (c, next) => c.req.path === "/events" || c.req.path.startsWith("/events/") ? next() : refusal(c, next));
-  // credentialed browsers need their origin echoed on analytics preflights: ahead of the open CORS below
-  app.use("/events/*", analyticsPreflight);
+  // credentialed browsers of the site's own origins need theirs echoed on analytics preflights: ahead of
+  // the open CORS below
+  app.use("/events/*", analyticsPreflight(ctx));
   app.use(
     "*",
     openCors({
