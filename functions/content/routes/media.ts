@@ -1,7 +1,8 @@
 // GET /media/:space/:asset/:hash/:file — the images door. Originals as stored; transforms cached in
 // storage under the asset's content hash and the canonical parameters, so each is computed once:
 // identical requests arriving together share one computation, a process computes a few at a time (the
-// rest wait their turn), and each address may start only so many computations (the cache answers it
+// rest wait their turn), one address has one computed at a time, each is bounded in the pixels it makes
+// (images/params.ts MAX_OUTPUT_PIXELS), and each address may start only so many computations (the cache answers it
 // without limit). Each cached transform is listed (store.ts), so the transforms of a file no asset has
 // any more are removed, a few after every transform computed.
 import type { Context } from "hono";
@@ -45,6 +46,9 @@ export const IMAGE_TRANSFORM_LIMITS: RateWindow[] = [
 /** Transforms one process computes at once; each takes a core for a fraction of a second. */
 export const IMAGE_TRANSFORMS_AT_ONCE = 2;
 
+/** Transforms one address has computed at once in a process; its others wait behind them. */
+export const IMAGE_TRANSFORMS_PER_ADDRESS = 1;
+
 /** Cached transforms of gone files removed after each transform computed. */
 const SWEEP_BATCH = 50;
 
@@ -63,6 +67,7 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
   // transforms being computed in this process, by cache key: an identical request joins instead of repeating it
   const computing = new Map<string, Promise<TransformResult>>();
   const turns = takingTurns(options.atOnce ?? IMAGE_TRANSFORMS_AT_ONCE);
+  const ownTurn = turnsPerKey(IMAGE_TRANSFORMS_PER_ADDRESS);
 
   const compute = async (
     c: Context,
@@ -88,7 +93,9 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
         },
       );
     }
-    const result = await turns(async () => {
+    // one computation at a time per address, so a client asking for many keeps at most one of the
+    // process's turns and everyone else is still served
+    const result = await ownTurn(clientAddress(c), () => turns(async () => {
       const original = await ctx.storage.get(MEDIA_BUCKET, asset.storage_key);
       if (!original) throw notFound("Asset", asset.id);
       try {
@@ -97,7 +104,7 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
         if (error instanceof ImageError) throw new ContentError(error.errorId, error.message, error.details);
         throw error;
       }
-    });
+    }));
     await ctx.storage.put(IMAGE_CACHE_BUCKET, cacheKey, result.bytes, result.contentType);
     await rememberImageVariant(ctx.sql, asset.content_hash, variant);
     sweepImageCache(ctx, SWEEP_BATCH).catch((error) => console.error("image cache sweep:", error));
@@ -176,6 +183,21 @@ function takingTurns(atOnce: number) {
       const next = waiting.shift();
       if (next) next();
       else running--;
+    }
+  };
+}
+
+/** takingTurns for each key apart (a client's address), forgotten once a key has nothing running. */
+function turnsPerKey(atOnce: number) {
+  const lines = new Map<string, { turns: ReturnType<typeof takingTurns>; users: number }>();
+  return async <T>(key: string, task: () => Promise<T>): Promise<T> => {
+    let line = lines.get(key);
+    if (!line) lines.set(key, line = { turns: takingTurns(atOnce), users: 0 });
+    line.users++;
+    try {
+      return await line.turns(task);
+    } finally {
+      if (--line.users === 0) lines.delete(key);
     }
   };
 }
