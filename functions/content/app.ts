@@ -65,6 +65,9 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
         "X-Contentful-RateLimit-Second-Limit",
         "X-Contentful-RateLimit-Second-Remaining",
         "X-Contentful-RateLimit-Reset",
+        "RateLimit-Policy",
+        "RateLimit",
+        "Retry-After",
       ],
     }),
   );

@@ -18,6 +18,7 @@
 // /api/insights, /v1/*, /to/*, /form/* and /functions/v1/forms-api/* here.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
+import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
 import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { formsAccess, type FormsEnv, pageAccess } from "./access.ts";
 import { FormsError, formsErrorHandler, notFound } from "./envelope.ts";
@@ -40,13 +41,7 @@ export function createFormsApp(ctx: FunctionContext): Hono<FormsEnv> {
     "*",
     openCors({
       allowHeaders: ["X-File-Name"],
-      exposeHeaders: [
-        "X-Request-Id",
-        "X-RateLimit-Limit",
-        "X-RateLimit-Remaining",
-        "X-RateLimit-Reset",
-        "Retry-After",
-      ],
+      exposeHeaders: ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES],
     }),
   );
   app.onError(formsErrorHandler);

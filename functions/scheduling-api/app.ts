@@ -21,6 +21,7 @@
 // here (and /book/* for the page). cal-api-version is accepted on every route and never required.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
+import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
 import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { schedulingAccess, type SchedulingEnv } from "./access.ts";
 import { methodNotAllowed, notFound, schedulingErrorHandler } from "./envelope.ts";
@@ -43,13 +44,7 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
     "*",
     openCors({
       allowHeaders: ["cal-api-version", "vendor-api-version", "x-cal-client-id", "x-cal-secret-key"],
-      exposeHeaders: [
-        "X-Request-Id",
-        "X-RateLimit-Limit",
-        "X-RateLimit-Remaining",
-        "X-RateLimit-Reset",
-        "Retry-After",
-      ],
+      exposeHeaders: ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES],
     }),
   );
   app.onError(schedulingErrorHandler);

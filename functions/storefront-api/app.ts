@@ -16,6 +16,7 @@
 // /cart*, /app and /functions/v1/storefront-api/* here.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
+import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
 import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { storeAccess, type StoreEnv } from "./access.ts";
 import { notFound, StoreError, storeErrorHandler } from "./envelope.ts";
@@ -54,7 +55,7 @@ export function createStorefrontApp(ctx: FunctionContext, options: StoreAppOptio
         "X-SDK-Variant-Source",
         "Stripe-Signature",
       ],
-      exposeHeaders: ["X-Request-ID", "Retry-After"],
+      exposeHeaders: ["X-Request-ID", ...RATE_LIMIT_HEADER_NAMES],
     }),
   );
   app.onError(storeErrorHandler);
