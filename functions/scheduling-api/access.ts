@@ -12,7 +12,7 @@ import { clientAddress } from "../../shared/http.ts";
 import { verifyPersonToken } from "../../shared/people.ts";
 import { moduleOn, type SiteSettings } from "../../shared/site.ts";
 import type { Tier } from "./domain/event-types.ts";
-import { SchedulingError } from "./envelope.ts";
+import { SchedulingError, SessionsOff } from "./envelope.ts";
 import { personById } from "./store.ts";
 
 // per key (or per address without one), generous for servers that book on their users' behalf
@@ -89,9 +89,7 @@ export function schedulingAccess(
     if (admission.exceeded) throw fail("TOO_MANY_REQUESTS", "Too many requests. Try again later.");
     const site = admission.site;
     if (!site) throw fail("INTERNAL_SERVER_ERROR", "The site has not been imported yet.");
-    if (!moduleOn(site, "sessions")) {
-      throw fail("NOT_FOUND", "Sessions are switched off for this site.");
-    }
+    if (!moduleOn(site, "sessions")) throw new SessionsOff(headers);
     if (!options.pageOnly && !moduleOn(site, "api")) {
       throw fail("NOT_FOUND", "The scheduling API is switched off for this site.");
     }

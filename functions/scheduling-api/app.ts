@@ -25,7 +25,7 @@ import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
 import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { schedulingAccess, type SchedulingEnv } from "./access.ts";
 import { methodNotAllowed, notFound, schedulingErrorHandler } from "./envelope.ts";
-import { bookerRoutes } from "./routes/booker.ts";
+import { bookErrorHandler, bookerRoutes } from "./routes/booker.ts";
 import { bookingRoutes } from "./routes/bookings.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { refuseUnstorableText } from "./routes/common.ts";
@@ -63,6 +63,10 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
   bookerRoutes(ctx, book);
   book.post("/:slug/checkout", payments.checkout);
   book.get("/:slug/payments/:id", payments.status);
+  book.all("*", () => {
+    throw notFound("Route");
+  });
+  book.onError(bookErrorHandler);
   app.route("/book", book);
 
   // signed senders: the signature is the credential (an external scheduler; the payment provider).

@@ -50,6 +50,13 @@ export class SchedulingError extends Error {
   }
 }
 
+/** The sessions module is off: every /book address and the API are 404 (the pages answer theirs in HTML). */
+export class SessionsOff extends SchedulingError {
+  constructor(headers: Record<string, string> = {}) {
+    super("NOT_FOUND", "Sessions are switched off for this site.", undefined, headers);
+  }
+}
+
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new SchedulingError("BAD_REQUEST", message, details);
 export const notFound = (what: string) => new SchedulingError("NOT_FOUND", `${what} not found`);

@@ -576,6 +576,7 @@ function showSlide(index, forward) {
     group.title
       ? el("h1", { id: `slide-title-${index}` }, group.title)
       : el("h1", { id: `slide-title-${index}`, class: "visually-hidden" }, def.title),
+    group.properties.description ? el("p", { class: "slide-description" }, group.properties.description) : null,
     group.properties.fields.map((f) => f.type === "statement" ? statement(f) : question(f)),
     el(
       "div",
