@@ -9,6 +9,7 @@
 //                                                     (routes/management.ts, management-uploads.ts)
 //   *    /spaces/:space/webhook_definitions           webhook definitions (routes/management-webhooks.ts)
 //   POST /sweep-uploads                               the daily sweep, service key (routes/management-uploads.ts)
+//   POST /sweep-image-cache                           cached transforms of gone files, service key (routes/media.ts)
 //   POST /webhooks/deliver                            due webhooks of every API, service key; pg_net and pg_cron
 //                                                     call it on Supabase (routes/webhook-delivery.ts)
 //   POST /repository/push                             due pushes to the content directory (cloud mode), service
@@ -25,7 +26,7 @@ import { contentAccess, type ContentEnv } from "./access.ts";
 import { badQuery, ContentError, contentErrorHandler, notFound } from "./envelope.ts";
 import { deliveryRoutes, spaceOf } from "./routes/delivery.ts";
 import { spaceLink } from "./domain/shape.ts";
-import { mediaHandler } from "./routes/media.ts";
+import { mediaHandler, sweepImageCacheHandler } from "./routes/media.ts";
 import { managementRoutes } from "./routes/management.ts";
 import { sweepHandler, uploadRoutes } from "./routes/management-uploads.ts";
 import { webhookDefinitionRoutes } from "./routes/management-webhooks.ts";
@@ -87,6 +88,7 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
 
   app.get("/media/:space/:asset/:hash/:file", mediaHandler(ctx));
   app.post("/sweep-uploads", sweepHandler(ctx));
+  app.post("/sweep-image-cache", sweepImageCacheHandler(ctx));
   app.post("/webhooks/deliver", deliveryHandler(ctx));
   app.post("/repository/push", repositoryPushHandler(ctx));
   app.route("/events", analyticsRoutes(ctx));

@@ -11,6 +11,7 @@ import { admit, type RateWindow } from "../../../shared/gate.ts";
 import { clientAddress } from "../../../shared/http.ts";
 import { sha256Hex } from "../../../shared/ids.ts";
 import { moduleOn, readSiteSettings, spaceId } from "../../../shared/site.ts";
+import { presentsServiceKey } from "../../../shared/service-key.ts";
 import { badQuery, ContentError, notFound } from "../envelope.ts";
 import {
   hasImageTransform,
@@ -216,4 +217,17 @@ export async function sweepImageCache(
     await forgetImageVariant(ctx.sql, contentHash, variant);
   }
   return orphans.length;
+}
+
+/** The most cached transforms one sweep call removes, so a call stays within a function's time limit. */
+const SWEEP_CALL_LIMIT = 500;
+
+/** POST /sweep-image-cache: service key only (pg_cron's daily call); answers how many went. */
+export function sweepImageCacheHandler(ctx: FunctionContext) {
+  return async (c: Context) => {
+    if (!(await presentsServiceKey(ctx, c.req.raw))) {
+      throw new ContentError("AccessTokenInvalid", "The sweep needs the service key.");
+    }
+    return c.json({ removed: await sweepImageCache(ctx, SWEEP_CALL_LIMIT) }, 200);
+  };
 }

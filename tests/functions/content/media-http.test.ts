@@ -6,7 +6,8 @@ import { testHost } from "../../helpers/host.ts";
 import { testSql } from "../../helpers/db.ts";
 import { MAX_INPUT_PIXELS } from "../../../shared/images/sniff.ts";
 import { Hono } from "hono";
-import { mediaHandler, type MediaOptions, sweepImageCache } from "../../../functions/content/routes/media.ts";
+import { mediaHandler, type MediaOptions } from "../../../functions/content/routes/media.ts";
+import { serviceKey } from "../../../shared/service-key.ts";
 import { contentErrorHandler } from "../../../functions/content/envelope.ts";
 import { transformImage } from "../../../functions/content/images/mod.ts";
 
@@ -321,7 +322,17 @@ test("cached transforms of a file no asset has any more (deleted or replaced) ar
       crypto.randomUUID().replaceAll("-", "")
     } where id = ${replaced.id}`;
     await sql`delete from public.content_assets where id = ${deleted.id}`;
-    await sweepImageCache(host.ctx);
+    // pg_cron's daily call: the route, with the service key only
+    const route = `${host.baseUrl}/api/content/sweep-image-cache`;
+    for (const token of [undefined, await host.key("management"), await host.revokedKey("management")]) {
+      const refused = await fetch(route, { method: "POST", headers: token ? { authorization: `Bearer ${token}` } : {} });
+      assert.equal(refused.status, 401);
+      assert.equal((await refused.json()).sys.id, "AccessTokenInvalid");
+    }
+    const swept = await fetch(route, { method: "POST", headers: { authorization: `Bearer ${await serviceKey(host.ctx)}` } });
+    assert.equal(swept.status, 200);
+    // (a transform computed meanwhile by another test may have swept them first: the files are what count)
+    assert.equal(typeof (await swept.json()).removed, "number");
     assert.deepEqual(await cachedOf(replaced.hash), []);
     assert.deepEqual(await cachedOf(deleted.hash), []);
     assert.equal(await listed(replaced.hash) + await listed(deleted.hash), 0);
