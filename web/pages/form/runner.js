@@ -553,7 +553,8 @@ function showWelcome() {
     ),
   );
   if (buttonless) root.querySelector(".welcome").focus({ preventScroll: true });
-  post("form-screen-changed", { ref: "welcome" });
+  // no form-screen-changed: the SDK's onQuestionChanged names questions, and the welcome screen is not
+  // one (welcome-screen-hidden tells when it is left)
 }
 
 function showSlide(index, forward) {
@@ -699,7 +700,7 @@ function showEnding(result) {
     ),
   );
   announce("Your answers have been sent.");
-  post("form-screen-changed", { ref: ending.ref });
+  // no form-screen-changed: an ending is not a question (form-submit, sent just before, announces it)
 }
 
 // ---------------------------------------------------------------- start
