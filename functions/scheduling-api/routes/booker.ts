@@ -62,6 +62,7 @@ export function bookerData(type: EventType): BookerData {
     disableGuests: type.disableGuests,
     formFields: type.bookingFields.filter((f) => !platform.includes(f.slug)),
     checkout: type.price > 0,
+    hosts: type.hosts.map((h) => h.host.name),
     successRedirectUrl: type.successRedirectUrl,
   };
 }
