@@ -11,12 +11,11 @@ import {
   deleteWebhookDefinition,
   insertWebhookDefinition,
   invalidTopics,
-  type ManagementActor,
-  validRegexp,
-  managementTransaction,
   replaceWebhookDefinition,
+  validRegexp,
   webhookDefinition,
-} from "../store.ts";
+} from "../store/webhook-definitions.ts";
+import { type ManagementActor, managementTransaction } from "../store/management.ts";
 import { spaceLink } from "./shape.ts";
 import { checkVersion, type FieldProblem, validationFailed } from "./management-rules.ts";
 
