@@ -35,7 +35,7 @@ async function keyStillValid(
 }
 
 await runCli(async () => {
-  const config = readConfig();
+  const config = readConfig(Deno.env, { development: true });
   const data = dataDir();
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({
     dataDir: `${data}/pglite`,
@@ -70,6 +70,16 @@ await runCli(async () => {
   const [site] = await sql<{ slug: string; mode: string; config: { api?: { space?: string } } }[]>`
     select slug, mode, config from public.site_settings`;
 
+  const ctx = createContext({ ...config, databaseUrl }, { sql });
+  const jwtSecret = await ctx.secrets.get("jwt");
+  const people: DevState["people"] = {};
+  let maker = "";
+  for (const role of ROLES) {
+    const person = await ensurePerson(sql, `${role}@demo.sitewire.dev`, role as Role);
+    people[role] = { email: person.email, jwt: await mintPersonJwt(jwtSecret, person) };
+    if (role === "admin") maker = person.id;
+  }
+
   // keys are stored as hashes only, so the demo keys live in .data/dev.json and are re-created if lost
   const previous = await readDevState();
   const keys: Record<string, string> = {};
@@ -81,15 +91,12 @@ await runCli(async () => {
     const old = previous?.keys?.[label];
     keys[label] = await keyStillValid(sql, old, kind, gated)
       ? old!
-      : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated })).key;
+      : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated, createdBy: maker })).key;
   }
-  const ctx = createContext({ ...config, databaseUrl }, { sql });
-  const jwtSecret = await ctx.secrets.get("jwt");
-  const people: DevState["people"] = {};
-  for (const role of ROLES) {
-    const person = await ensurePerson(sql, `${role}@demo.sitewire.dev`, role as Role);
-    people[role] = { email: person.email, jwt: await mintPersonJwt(jwtSecret, person) };
-  }
+  // the demo administrator makes the demo keys, so their writes name a person (createdBy, updatedBy),
+  // kept ones made before that too
+  const hashes = await Promise.all(Object.values(keys).map((key) => hashKey(key)));
+  await sql`update public.api_keys set created_by = ${maker}::uuid where hash = any(${hashes}::text[]) and created_by is null`;
 
   const baseUrl = config.publicUrl;
   const state: DevState = {
@@ -116,7 +123,7 @@ await runCli(async () => {
     sql,
     clock: ctx.clock,
     adapters: allWebhookAdapters(ctx),
-    allowPrivate: config.allowPrivateWebhookTargets ?? true, // the dev task is development
+    allowPrivate: config.allowPrivateWebhookTargets,
     listen: embedded ? false : undefined,
   });
   dispatcher.start();
