@@ -37,6 +37,12 @@ export interface CallerEnv {
   remoteAddr?: Deno.NetAddr;
   /** the caller's address as the entry decided it (callerAddress) */
   clientAddress?: string;
+  /**
+   * Upgrades the request to a WebSocket. Bound to the request the server entry received: Deno upgrades
+   * only that object, and the host's rewrites and stripFunctionPrefix hand apps a copy. Absent when an
+   * app is called in-process (tests, one function handing a request to another).
+   */
+  upgradeWebSocket?: (options?: Deno.UpgradeWebSocketOptions) => { socket: WebSocket; response: Response };
 }
 
 /**
@@ -65,6 +71,7 @@ export function callerEnv(
   return {
     remoteAddr: info.remoteAddr,
     clientAddress: callerAddress(request, info.remoteAddr, config.trustedProxies),
+    upgradeWebSocket: (options) => Deno.upgradeWebSocket(request, options),
   };
 }
 
