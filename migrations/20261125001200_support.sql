@@ -45,6 +45,8 @@ create table public.support_contacts (
   updated_at timestamptz not null default now(),
   -- the contact's last line, view or read: the desk's contact list is ordered by it
   last_seen_at timestamptz not null default now(),
+  -- the contact's last line: the one-a-second guard takes its turn here, atomically
+  last_line_at timestamptz,
   check (person_id is null or verified),
   check (token_hash is not null or person_id is not null)
 );

@@ -1,0 +1,9 @@
+// Deploy entry for the support desk function (Supabase Edge Functions or any Deno host).
+import { createContext } from "../../shared/context.ts";
+import { readConfig } from "../../shared/config.ts";
+import { callerEnv, stripFunctionPrefix } from "../../shared/http.ts";
+import { createSupportApp } from "./app.ts";
+
+const config = readConfig();
+const app = createSupportApp(createContext(config));
+Deno.serve((request, info) => app.fetch(stripFunctionPrefix("support-api", request), callerEnv(request, info, config)));

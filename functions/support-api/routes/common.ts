@@ -1,0 +1,29 @@
+// Pieces every support route uses: the body reader and path numbers, answering in the desk's envelope.
+import type { Context, MiddlewareHandler } from "hono";
+import { readJsonObject } from "../../../shared/http.ts";
+import { jsonPathText, jsonProblem, unstorableParameter, unstorablePathSegment } from "../../../shared/input-text.ts";
+import { badRequest, notFound } from "../envelope.ts";
+
+/** A JSON object body ({} when empty), with text Postgres cannot hold refused (400). */
+export async function readBody(c: Context): Promise<Record<string, unknown>> {
+  const body = await readJsonObject(c.req.raw, badRequest);
+  const problem = jsonProblem(body);
+  if (problem) throw badRequest(`${jsonPathText(problem.path) || "The body"} ${problem.why}.`);
+  return body;
+}
+
+/** A path id: a positive whole number, else the resource is not found. */
+export function idParam(c: Context, name: string, what: string): number {
+  const text = c.req.param(name) ?? "";
+  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw notFound(what);
+  return Number(text);
+}
+
+/** A path or query holding text Postgres cannot hold names nothing: refused before any route runs. */
+export const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
+  const url = new URL(c.req.url);
+  if (unstorablePathSegment(url)) throw notFound("Route");
+  const parameter = unstorableParameter(url);
+  if (parameter !== undefined) throw badRequest(`The query parameter ${JSON.stringify(parameter)} is not acceptable.`);
+  await next();
+};
