@@ -10,9 +10,11 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
 import { admit, type RateWindow } from "../../shared/gate.ts";
 import { bearerToken, clientAddress } from "../../shared/http.ts";
-import { moduleOn, type SiteSettings } from "../../shared/site.ts";
+import { verifyPersonToken } from "../../shared/people.ts";
+import { moduleOn, type SiteSettings, spaceId } from "../../shared/site.ts";
 import { forbidden, notFound, SupportError, tooMany, unauthorized } from "./envelope.ts";
 import { keyMaker } from "./store/agents.ts";
+import { contactByToken, type ContactRow } from "./store/contacts.ts";
 
 /** The desk's general limit per key (application) or per address (client); the guards come on top. */
 export const SUPPORT_RATE_LIMITS: RateWindow[] = [
@@ -82,4 +84,31 @@ export function deskAccess(ctx: FunctionContext): MiddlewareHandler<SupportEnv> 
     c.set("agent", { agentId: maker.agentId, personId: maker.personId, role: maker.role });
     await next();
   };
+}
+
+/** The person of a valid site session (a bearer person JWT) on the request, if any. */
+export async function sessionPerson(ctx: FunctionContext, request: Request): Promise<string | undefined> {
+  const token = bearerToken(request);
+  if (!token) return undefined;
+  const claims = await verifyPersonToken(ctx, token).catch(() => undefined);
+  return typeof claims?.sub === "string" ? claims.sub : undefined;
+}
+
+/**
+ * The contact a client path names (after clientAccess): the path's <inbox> must be the site's space, the
+ * token (<sid>) a contact's (404 otherwise), and an account contact also needs its person's session (401).
+ * Every client route, and the widget's own doors, find their contact through here.
+ */
+export async function clientContactOf(
+  ctx: FunctionContext,
+  c: Context<SupportEnv>,
+  token = c.req.param("sid") ?? "",
+): Promise<ContactRow> {
+  if (c.req.param("inbox") !== undefined && c.req.param("inbox") !== spaceId(c.get("site"))) throw notFound("Inbox");
+  const contact = await contactByToken(ctx.sql, token);
+  if (!contact) throw notFound("Contact");
+  if (contact.person_id && await sessionPerson(ctx, c.req.raw) !== contact.person_id) {
+    throw unauthorized("This contact belongs to an account: it is opened by the site's sign-in.");
+  }
+  return contact;
 }

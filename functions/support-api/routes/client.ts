@@ -6,10 +6,8 @@ import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { clientAddress } from "../../../shared/http.ts";
 import { randomBase62, sha256Hex } from "../../../shared/ids.ts";
-import { verifyPersonToken } from "../../../shared/people.ts";
-import { bearerToken } from "../../../shared/http.ts";
 import { spaceId } from "../../../shared/site.ts";
-import { clientAccess, type SupportEnv } from "../access.ts";
+import { clientAccess, clientContactOf, sessionPerson, type SupportEnv } from "../access.ts";
 import { contactChange, mergeAttributes } from "../domain/contacts.ts";
 import { typingOn } from "../domain/conversations.ts";
 import { deskSettings } from "../domain/desk.ts";
@@ -19,7 +17,7 @@ import { clientContact, clientConversation } from "../domain/wire.ts";
 import { badRequest, notFound, tooMany, unauthorized, unprocessable } from "../envelope.ts";
 import { signConversationFiles, signMessageFiles } from "../files.ts";
 import { postContactLine } from "../lines.ts";
-import { accountContact, contactByToken, type ContactRow, createGuest, updateContact } from "../store/contacts.ts";
+import { accountContact, type ContactRow, createGuest, updateContact } from "../store/contacts.ts";
 import {
   contactConversation,
   contactConversations,
@@ -44,23 +42,7 @@ export function clientRoutes(ctx: FunctionContext): Hono<SupportEnv> {
     await next();
   });
 
-  /** The person of a valid site session on the request, if any. */
-  async function sessionPerson(c: C): Promise<string | undefined> {
-    const token = bearerToken(c.req.raw);
-    if (!token) return undefined;
-    const claims = await verifyPersonToken(ctx, token);
-    return typeof claims?.sub === "string" ? claims.sub : undefined;
-  }
-
-  /** The contact the path's token names; an account contact also needs its person's session (401). */
-  async function contactOf(c: C): Promise<ContactRow> {
-    const contact = await contactByToken(ctx.sql, c.req.param("sid") ?? "");
-    if (!contact) throw notFound("Contact");
-    if (contact.person_id && await sessionPerson(c) !== contact.person_id) {
-      throw unauthorized("This contact belongs to an account: it is opened by the site's sign-in.");
-    }
-    return contact;
-  }
+  const contactOf = (c: C) => clientContactOf(ctx, c);
 
   async function conversationOf(c: C, contact: ContactRow) {
     const row = await contactConversation(ctx.sql, contact.id, idParam(c, "cid", "Conversation"));
@@ -81,7 +63,7 @@ export function clientRoutes(ctx: FunctionContext): Hono<SupportEnv> {
     if ("problem" in change) throw unprocessable(change.problem);
     const path = typeof body.path === "string" ? body.path.slice(0, 2048) : null;
     const token = randomBase62(32);
-    const person = await sessionPerson(c);
+    const person = await sessionPerson(ctx, c.req.raw);
     let contact: ContactRow;
     if (person) {
       contact = await accountContact(ctx.sql, { personId: person, tokenHash: await sha256Hex(token), path });
