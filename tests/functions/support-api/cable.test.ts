@@ -5,8 +5,7 @@
 import assert from "node:assert/strict";
 import { adapters, createConsumer } from "@rails/actioncable";
 import { test } from "../../helpers/test.ts";
-import { testHost } from "../../helpers/host.ts";
-import { agentKey, agentLine, openThread, send } from "./live-desk.ts";
+import { call, desk, thread } from "./desk.ts";
 
 // @rails/actioncable reads a socket's state by enumerating WebSocket's constants (CONNECTING, OPEN, ...),
 // which browsers expose as enumerable (WebIDL) and Deno does not: the same class with them enumerable
@@ -16,11 +15,19 @@ for (const [name, value] of [["CONNECTING", 0], ["OPEN", 1], ["CLOSING", 2], ["C
 }
 adapters.WebSocket = BrowserWebSocket;
 
-const host = await testHost();
-const cableUrl = `${host.baseUrl.replace(/^http/, "ws")}/api/desk/cable`;
-const key = await agentKey(host.ctx.sql, "cable-agent@example.test");
-let visitor = 0;
-const nextAddress = () => `198.51.100.${++visitor}`;
+const d = await desk();
+const cableUrl = `${d.root.replace(/^http/, "ws")}/cable`;
+const key = d.agent.key;
+
+/** An agent's line through the application API. */
+async function agentLine(conversationId: number, content: string): Promise<{ id: number }> {
+  const answer = await call("POST", `${d.app}/conversations/${conversationId}/messages`, {
+    key,
+    body: { content, message_type: "outgoing" },
+  });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body;
+}
 
 /** Resolves with the first item `items` gets that satisfies `want`. */
 function waitFor<T>(items: T[], want: (item: T) => boolean, what: string, ms = 5000): Promise<T> {
@@ -56,19 +63,19 @@ async function subscribeRoom(pubsubToken: string) {
 }
 
 test("an agent's line reaches the thread's subscriber through @rails/actioncable, as message.created", async () => {
-  const thread = await openThread(host.baseUrl, host.space, nextAddress());
-  const { consumer, received, states } = await subscribeRoom(thread.pubsubToken);
+  const conversation = await thread(d);
+  const { consumer, received, states } = await subscribeRoom(conversation.pubsub);
   try {
     assert.deepEqual(states, ["connected"]);
-    const line = await agentLine(host.baseUrl, key, thread.conversationId, "Hello from the desk");
+    const line = await agentLine(conversation.id, "Hello from the desk");
     const pushed = await waitFor(received, (b) => b.event === "message.created" && b.data.id === line.id, "agent line");
     assert.equal(pushed.data.content, "Hello from the desk");
     assert.equal(pushed.data.message_type, 1);
-    assert.equal(pushed.data.conversation_id, thread.conversationId);
+    assert.equal(pushed.data.conversation_id, conversation.id);
     assert.equal(pushed.data.sender.type, "user");
     // the contact's own line is pushed too (another tab of the same visitor sees it)
-    const own = await send("POST", `${thread.root}/messages`, { content: "Thanks!", echo_id: "e1" });
-    const ownLine = Array.isArray(own) ? own[0] : own;
+    const own = await call("POST", `${conversation.url}/messages`, { body: { content: "Thanks!", echo_id: "e1" } });
+    const ownLine = Array.isArray(own.body) ? own.body[0] : own.body;
     const echoed = await waitFor(received, (b) => b.event === "message.created" && b.data.id === ownLine.id, "contact line");
     assert.equal(echoed.data.echo_id, "e1");
     assert.equal(echoed.data.message_type, 0);
@@ -78,36 +85,36 @@ test("an agent's line reaches the thread's subscriber through @rails/actioncable
 });
 
 test("another thread's subscriber hears nothing of it", async () => {
-  const mine = await openThread(host.baseUrl, host.space, nextAddress());
-  const other = await openThread(host.baseUrl, host.space, nextAddress());
-  const { consumer, received } = await subscribeRoom(other.pubsubToken);
+  const mine = await thread(d);
+  const other = await thread(d);
+  const { consumer, received } = await subscribeRoom(other.pubsub);
   try {
-    await agentLine(host.baseUrl, key, mine.conversationId, "Only for the first thread");
-    const marker = await agentLine(host.baseUrl, key, other.conversationId, "For the second thread");
+    await agentLine(mine.id, "Only for the first thread");
+    const marker = await agentLine(other.id, "For the second thread");
     await waitFor(received, (b) => b.data.id === marker.id, "the second thread's own line");
-    assert.deepEqual(received.filter((b) => b.data.conversation_id === mine.conversationId), []);
+    assert.deepEqual(received.filter((b) => b.data.conversation_id === mine.id), []);
   } finally {
     consumer.disconnect();
   }
 });
 
 test("a status change and the agent's typing are pushed; lines arrive in the order they were committed", async () => {
-  const thread = await openThread(host.baseUrl, host.space, nextAddress());
-  const { consumer, received } = await subscribeRoom(thread.pubsubToken);
+  const conversation = await thread(d);
+  const { consumer, received } = await subscribeRoom(conversation.pubsub);
   try {
-    const app = `${host.baseUrl}/api/desk/api/v1/accounts/1/conversations/${thread.conversationId}`;
-    await send("POST", `${app}/toggle_typing_status`, { typing_status: "on" }, { api_access_token: key });
+    const app = `${d.app}/conversations/${conversation.id}`;
+    await call("POST", `${app}/toggle_typing_status`, { key, body: { typing_status: "on" } });
     const typing = await waitFor(received, (b) => b.event === "conversation.typing_on", "typing_on");
-    assert.equal(typing.data.conversation.id, thread.conversationId);
+    assert.equal(typing.data.conversation.id, conversation.id);
     assert.equal(typing.data.user.type, "user");
     const lines: { id: number }[] = [];
-    for (let i = 0; i < 5; i++) lines.push(await agentLine(host.baseUrl, key, thread.conversationId, `line ${i}`));
+    for (let i = 0; i < 5; i++) lines.push(await agentLine(conversation.id, `line ${i}`));
     await waitFor(received, (b) => b.data.id === lines[4].id, "the last line");
     const order = received.filter((b) => b.event === "message.created").map((b) => b.data.id);
     assert.deepEqual(order, lines.map((l) => l.id));
-    await send("POST", `${app}/toggle_status`, { status: "resolved" }, { api_access_token: key });
+    await call("POST", `${app}/toggle_status`, { key, body: { status: "resolved" } });
     const status = await waitFor(received, (b) => b.event === "conversation.status_changed", "status change");
-    assert.deepEqual(status.data, { id: thread.conversationId, status: "resolved" });
+    assert.deepEqual(status.data, { id: conversation.id, status: "resolved" });
   } finally {
     consumer.disconnect();
   }
@@ -132,14 +139,14 @@ async function rawSocket(protocols = ["actioncable-v1-json", "actioncable-unsupp
 }
 
 test("the wire: actioncable-v1-json agreed, welcome first, a ping every three seconds, identifiers echoed verbatim", async () => {
-  const thread = await openThread(host.baseUrl, host.space, nextAddress());
+  const conversation = await thread(d);
   const { socket, frames } = await rawSocket();
   try {
     assert.equal(socket.protocol, "actioncable-v1-json");
     await waitFor(frames, (f) => f.type === "welcome", "welcome");
     assert.deepEqual(frames[0], { type: "welcome" });
     // the identifier is the client's own JSON text, key order and spacing included
-    const identifier = `{"pubsub_token": "${thread.pubsubToken}", "channel": "RoomChannel"}`;
+    const identifier = `{"pubsub_token": "${conversation.pubsub}", "channel": "RoomChannel"}`;
     socket.send(JSON.stringify({ command: "subscribe", identifier }));
     await waitFor(frames, (f) => f.type === "confirm_subscription", "confirmation");
     assert.ok(frames.some((f) => f.type === "confirm_subscription" && f.identifier === identifier));
@@ -151,7 +158,7 @@ test("the wire: actioncable-v1-json agreed, welcome first, a ping every three se
     assert.equal(typeof ping.message, "number");
     assert.ok(Math.abs(ping.message - Date.now() / 1000) < 10);
     assert.equal(frames.filter((f) => f.type === "confirm_subscription").length, 1);
-    const line = await agentLine(host.baseUrl, key, thread.conversationId, "over the wire");
+    const line = await agentLine(conversation.id, "over the wire");
     const pushed = await waitFor(frames, (f) => f.message?.data?.id === line.id, "broadcast");
     assert.deepEqual(Object.keys(pushed).sort(), ["identifier", "message"]);
     assert.equal(pushed.identifier, identifier);
@@ -159,8 +166,8 @@ test("the wire: actioncable-v1-json agreed, welcome first, a ping every three se
     // after unsubscribe nothing more arrives for it
     socket.send(JSON.stringify({ command: "unsubscribe", identifier }));
     await new Promise((r) => setTimeout(r, 200));
-    const after = await agentLine(host.baseUrl, key, thread.conversationId, "not heard");
-    const marker = await agentLine(host.baseUrl, key, thread.conversationId, "also not heard");
+    const after = await agentLine(conversation.id, "not heard");
+    const marker = await agentLine(conversation.id, "also not heard");
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(frames.some((f) => f.message?.data?.id === after.id || f.message?.data?.id === marker.id), false);
   } finally {
