@@ -302,9 +302,9 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
       if (live) live.stop();
       pubsubToken = token;
       live = cable(cableUrl, token, {
-        connected(again) {
-          if (again) catchUp(); // lines made while the socket was down
-        },
+        // lines made before the subscription held (the acknowledgement of a first line) or while the
+        // socket was down
+        connected: catchUp,
         rejected() {
           live = undefined;
         },
