@@ -166,8 +166,8 @@ begin
   return null;
 end
 $$;
--- named to run before support_messages_events (same-event triggers run in name order), so the
--- message_created payload shows the conversation as the line left it
+-- (the message_created payload, made at the end of the transaction, shows the conversation as the line
+-- left it)
 create trigger support_messages_bookkeeping after insert on public.support_messages
   for each row execute function public.support_message_bookkeeping();
 
@@ -234,7 +234,12 @@ begin
   return null;
 end
 $$;
-create trigger support_messages_events after insert or update on public.support_messages
+-- A new line's event waits for the end of its transaction, so the line's attachments (written after it in
+-- the same transaction) are in its payload; a change is reported at once.
+create constraint trigger support_messages_created after insert on public.support_messages
+  deferrable initially deferred
+  for each row execute function public.support_message_events();
+create trigger support_messages_changed after update on public.support_messages
   for each row execute function public.support_message_events();
 
 create or replace function public.support_conversation_events() returns trigger

@@ -12,6 +12,7 @@
 // Application API, a support key whose maker is on the desk ({app} = /api/v1/accounts/<any>):
 //   GET    {app}/conversations?status&assignee_type&page               routes/conversations.ts
 //   GET    {app}/conversations/<id>, .../messages; POST .../messages   one thread, its lines, an agent's line
+//   DELETE {app}/conversations/<id>/messages/<id>                      withdraw a line (content null, deleted)
 //   POST   {app}/conversations/<id>/toggle_status | assignments | toggle_typing_status | update_last_seen
 //   GET    {app}/contacts?page, {app}/contacts/<id>, .../conversations routes/contacts.ts
 //   GET    {app}/inboxes, {app}/agents, /api/v1/profile                routes/desk.ts
@@ -67,6 +68,7 @@ export function createSupportApp(ctx: FunctionContext): Hono<SupportEnv> {
   desk.get("/conversations/:id", conversations.get);
   desk.get("/conversations/:id/messages", conversations.messages);
   desk.post("/conversations/:id/messages", conversations.reply);
+  desk.delete("/conversations/:id/messages/:messageId", conversations.withdraw);
   desk.post("/conversations/:id/toggle_status", conversations.toggleStatus);
   desk.post("/conversations/:id/assignments", conversations.assign);
   desk.post("/conversations/:id/toggle_typing_status", conversations.typing);

@@ -9,7 +9,8 @@ import { contactLineProblem } from "./domain/lines.ts";
 import { tooMany, unprocessable } from "./envelope.ts";
 import { takeLineTurn } from "./store/contacts.ts";
 import { claimAcknowledgement } from "./store/conversations.ts";
-import { insertMessage, type MessageJson } from "./store/messages.ts";
+import { insertMessage, type MessageJson, messageJson } from "./store/messages.ts";
+import { recordFiles, type StoredFile } from "./attachments.ts";
 
 /**
  * Writes the contact's line, then, when it is the conversation's first, the acknowledgement (message_type
@@ -26,21 +27,30 @@ export async function postContactLine(
     echoId?: string | null;
     contentAttributes?: Record<string, unknown>;
     acknowledgement?: string;
+    /** files already in storage (attachments.ts storeFiles); a voice note's `seconds` */
+    files?: StoredFile[];
+    seconds?: number;
   },
 ): Promise<MessageJson[]> {
-  const problem = contactLineProblem(input.content);
+  const files = input.files ?? [];
+  const problem = contactLineProblem(input.content, files.length > 0);
   if (problem) throw unprocessable(problem);
   if (!await takeLineTurn(db, input.contactId, ctx.clock.now(), LIMITS.lineEverySeconds)) {
     throw tooMany("One line a second: wait a moment and send it again.", LIMITS.lineEverySeconds);
   }
-  const line = await insertMessage(db, {
+  const voice = input.seconds !== undefined && files.some((f) => f.fileType === "audio");
+  let line = await insertMessage(db, {
     conversationId: input.conversationId,
     type: 0,
-    content: input.content,
+    content: input.content || null,
     contactId: input.contactId,
     echoId: input.echoId,
-    contentAttributes: input.contentAttributes,
+    contentAttributes: { ...input.contentAttributes, ...(voice ? { kind: "voice", seconds: input.seconds } : {}) },
   });
+  if (files.length) {
+    await recordFiles(db, line.id, files);
+    line = (await messageJson(db, line.id))!;
+  }
   const answered = [line];
   if (await claimAcknowledgement(db, input.conversationId, ctx.clock.now())) {
     const text = input.acknowledgement ?? deskSettings((await readSiteSettings(db))!).acknowledgement;

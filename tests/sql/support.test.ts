@@ -159,6 +159,8 @@ test("no outbox row is written while no subscription wants the event; one per su
       Number((await tx<{ n: number }[]>`select count(*)::int as n from public.webhook_outbox where api = 'support'`)[0].n);
     const before = await count();
     const d = await desk(tx, people.member.sub);
+    await tx`set constraints all immediate`; // the lines' events, as their commit would make them
+    await tx`set constraints all deferred`;
     assert.equal(await count(), before, "nothing while nobody subscribes");
     await tx`insert into public.support_webhooks (url, subscriptions, secret) values
       ('https://a.test/h', '{message_created,contact_created}', 's1'),
@@ -167,13 +169,15 @@ test("no outbox row is written while no subscription wants the event; one per su
              values (${d.guestThread}, 0, 'hello again', ${d.guest})`;
     await tx`update public.support_messages set content = 'edited' where id = ${d.guestLine}`;
     await tx`update public.support_conversations set status = 'pending' where id = ${d.guestThread}`;
+    // a new line's event is made at the end of its transaction: end the waiting now, as a commit would
+    await tx`set constraints all immediate`;
     const rows = await tx<{ event: string; url: string; body: string }[]>`
       select event, url, body from public.webhook_outbox where api = 'support' order by id`;
     assert.deepEqual(rows.map((r) => [r.event, r.url]), [
-      ["message_created", "https://a.test/h"],
       ["conversation_status_changed", "https://b.test/h"],
+      ["message_created", "https://a.test/h"],
     ]);
-    const message = JSON.parse(rows[0].body);
+    const message = JSON.parse(rows[1].body);
     assert.equal(message.event, "message_created");
     assert.equal(message.message_type, "incoming");
     assert.match(message.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -208,11 +212,12 @@ test("the live channel hears a new line, a changed line, a status change and typ
     }
     const mine = heard.filter((h) => h.conversation_id === ids.thread);
     const base = { conversation_id: ids.thread, pubsub_token: ids.token };
+    // a new line is announced when its transaction ends (with its attachments), the rest at once
     assert.deepEqual(mine, [
-      { event: "message.created", ...base, message_id: ids.line },
       { event: "message.updated", ...base, message_id: ids.line },
       { event: "conversation.status_changed", ...base, status: "resolved" },
       { event: "conversation.typing_on", ...base, sender: { type: "contact", id: ids.contact } },
+      { event: "message.created", ...base, message_id: ids.line },
     ]);
   } finally {
     await listener.unlisten();

@@ -2,8 +2,9 @@
 import { storableText } from "../../../shared/input-text.ts";
 import { LIMITS } from "./limits.ts";
 
-/** Why a contact's line cannot be kept, or undefined. */
-export function contactLineProblem(content: unknown): string | undefined {
+/** Why a contact's line cannot be kept, or undefined (a line of files alone may have no text). */
+export function contactLineProblem(content: unknown, hasFiles = false): string | undefined {
+  if (hasFiles && (content === undefined || content === null || content === "")) return undefined;
   if (typeof content !== "string" || content.trim() === "") return "content must be a non-empty string.";
   if (!storableText(content)) return "content may not contain the NUL character or a lone surrogate.";
   if ([...content].length > LIMITS.lineLength) {
@@ -13,11 +14,12 @@ export function contactLineProblem(content: unknown): string | undefined {
 }
 
 /** Why an agent's line cannot be kept (the desk's answer: outgoing, never a private note), or undefined. */
-export function agentLineProblem(body: Record<string, unknown>): string | undefined {
+export function agentLineProblem(body: Record<string, unknown>, hasFiles = false): string | undefined {
   if (body.private === true || body.private === "true") return "Private notes are not kept here.";
   const type = body.message_type ?? "outgoing";
   if (type !== "outgoing" && type !== 1 && type !== "1") return "message_type must be outgoing.";
   const content = body.content;
+  if (hasFiles && (content === undefined || content === null || content === "")) return undefined;
   if (typeof content !== "string" || content.trim() === "") return "content must be a non-empty string.";
   if (!storableText(content)) return "content may not contain the NUL character or a lone surrogate.";
   if (content.length > LIMITS.agentLineLength) return `content is longer than ${LIMITS.agentLineLength} characters.`;

@@ -12,7 +12,8 @@ import { contactChange, mergeAttributes } from "../domain/contacts.ts";
 import { typingOn } from "../domain/conversations.ts";
 import { deskSettings } from "../domain/desk.ts";
 import { LIMITS } from "../domain/limits.ts";
-import { echoId } from "../domain/lines.ts";
+import { contactLineProblem, echoId } from "../domain/lines.ts";
+import { storeFiles, voiceSeconds } from "../attachments.ts";
 import { clientContact, clientConversation } from "../domain/wire.ts";
 import { badRequest, notFound, tooMany, unauthorized, unprocessable } from "../envelope.ts";
 import { signConversationFiles, signMessageFiles } from "../files.ts";
@@ -30,7 +31,7 @@ import {
 import { grantedBooking } from "../store/grants.ts";
 import { countGuard } from "../store/guards.ts";
 import { clientMessages } from "../store/messages.ts";
-import { idParam, readBody } from "./common.ts";
+import { idParam, readBody, readMessageInput } from "./common.ts";
 
 type C = Context<SupportEnv>;
 
@@ -168,17 +169,23 @@ export function clientRoutes(ctx: FunctionContext): Hono<SupportEnv> {
   api.post("/:inbox/contacts/:sid/conversations/:cid/messages", async (c) => {
     const contact = await contactOf(c);
     const row = await conversationOf(c, contact);
-    const body = await readBody(c);
-    const echo = echoId(body.echo_id);
+    const { fields, files } = await readMessageInput(c);
+    const echo = echoId(fields.echo_id);
     if (echo === undefined) throw unprocessable("echo_id must be a short string or a number.");
+    const problem = contactLineProblem(fields.content, files.length > 0);
+    if (problem) throw unprocessable(problem);
+    const seconds = voiceSeconds(fields);
+    const stored = await storeFiles(ctx, row.id, files, seconds);
     const desk = deskSettings(c.get("site"));
     const [line] = await ctx.sql.begin((tx) =>
       postContactLine(ctx, tx, {
         contactId: contact.id,
         conversationId: row.id,
-        content: body.content as string,
+        content: fields.content as string,
         echoId: echo,
         acknowledgement: desk.acknowledgement,
+        files: stored,
+        seconds,
       })
     );
     return c.json(await signMessageFiles(ctx, line), 200);

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { readJsonObject } from "../../../shared/http.ts";
 import { jsonPathText, jsonProblem, unstorableParameter, unstorablePathSegment } from "../../../shared/input-text.ts";
 import { badRequest, notFound } from "../envelope.ts";
+import { type MessageInput, readMessageForm } from "../attachments.ts";
 
 /** A JSON object body ({} when empty), with text Postgres cannot hold refused (400). */
 export async function readBody(c: Context): Promise<Record<string, unknown>> {
@@ -27,3 +28,8 @@ export const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
   if (parameter !== undefined) throw badRequest(`The query parameter ${JSON.stringify(parameter)} is not acceptable.`);
   await next();
 };
+
+/** A message body: a form with files (as Chatwoot's clients post them), else a JSON object. */
+export async function readMessageInput(c: Context): Promise<MessageInput> {
+  return await readMessageForm(c.req.raw) ?? { fields: await readBody(c), files: [] };
+}

@@ -18,8 +18,10 @@ import {
   setStatus,
   signalTyping,
 } from "../store/conversations.ts";
-import { deskMessages, insertMessage } from "../store/messages.ts";
-import { idParam, readBody } from "./common.ts";
+import { deskMessages, insertMessage, messageJson, withdrawMessage } from "../store/messages.ts";
+import { FILES_BUCKET } from "../store/files.ts";
+import { recordFiles, storeFiles, voiceSeconds } from "../attachments.ts";
+import { idParam, readBody, readMessageInput } from "./common.ts";
 
 type C = Context<SupportEnv>;
 
@@ -84,8 +86,8 @@ export function conversationRoutes(ctx: FunctionContext) {
 
     async reply(c: C) {
       const row = await rowOf(c);
-      const body = await readBody(c);
-      const problem = agentLineProblem(body);
+      const { fields: body, files } = await readMessageInput(c);
+      const problem = agentLineProblem(body, files.length > 0);
       if (problem) throw unprocessable(problem);
       let contentType: "text" | "input_select" = "text";
       let contentAttributes: Record<string, unknown> = {};
@@ -95,16 +97,35 @@ export function conversationRoutes(ctx: FunctionContext) {
         contentType = "input_select";
         contentAttributes = { items };
       }
-      const message = await insertMessage(ctx.sql, {
-        conversationId: row.id,
-        type: 1,
-        content: body.content as string,
-        agentId: c.get("agent").agentId,
-        echoId: typeof body.echo_id === "string" ? body.echo_id.slice(0, 255) : null,
-        contentType,
-        contentAttributes,
+      const seconds = voiceSeconds(body);
+      const stored = await storeFiles(ctx, row.id, files, seconds);
+      if (seconds !== undefined && stored.some((f) => f.fileType === "audio")) {
+        contentAttributes = { ...contentAttributes, kind: "voice", seconds };
+      }
+      const message = await ctx.sql.begin(async (tx) => {
+        const line = await insertMessage(tx, {
+          conversationId: row.id,
+          type: 1,
+          content: (body.content as string) || null,
+          agentId: c.get("agent").agentId,
+          echoId: typeof body.echo_id === "string" ? body.echo_id.slice(0, 255) : null,
+          contentType,
+          contentAttributes,
+        });
+        if (!stored.length) return line;
+        await recordFiles(tx, line.id, stored);
+        return (await messageJson(tx, line.id))!;
       });
       return c.json(await signMessageFiles(ctx, message), 200);
+    },
+
+    async withdraw(c: C) {
+      const row = await rowOf(c);
+      const id = idParam(c, "messageId", "Message");
+      const withdrawn = await ctx.sql.begin((tx) => withdrawMessage(tx, row.id, id));
+      if (!withdrawn) throw notFound("Message");
+      for (const key of withdrawn.storageKeys) await ctx.storage.delete(FILES_BUCKET, key);
+      return c.json(withdrawn.message, 200);
     },
 
     async toggleStatus(c: C) {

@@ -60,3 +60,27 @@ export async function messageJson(db: Db, id: number): Promise<MessageJson | und
     select public.support_message_json(m) as json from public.support_messages m where m.id = ${id}`;
   return row?.json;
 }
+
+/**
+ * Withdraws a line of the thread: its text and files go, the row stays with content null and
+ * content_attributes.deleted (Chatwoot's), so every reader shows where it was. Answers the files' storage
+ * keys (for the caller to remove from storage) and the line, or undefined when the thread has no such line.
+ */
+export async function withdrawMessage(
+  db: Db,
+  conversationId: number,
+  id: number,
+): Promise<{ message: MessageJson; storageKeys: string[] } | undefined> {
+  const files = await db<{ storage_key: string }[]>`
+    delete from public.support_attachments a using public.support_messages m
+    where a.message_id = m.id and m.id = ${id} and m.conversation_id = ${conversationId}
+    returning a.storage_key`;
+  const [row] = await db<{ json: MessageJson }[]>`
+    with m as (
+      update public.support_messages
+         set content = null, content_attributes = content_attributes || '{"deleted": true}'::jsonb, updated_at = now()
+       where id = ${id} and conversation_id = ${conversationId}
+      returning *)
+    select public.support_message_json(m::public.support_messages) as json from m`;
+  return row ? { message: row.json, storageKeys: files.map((f) => f.storage_key) } : undefined;
+}

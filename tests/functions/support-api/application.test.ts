@@ -63,6 +63,7 @@ test("every application route: 401 without a key or with a revoked one, 403 for 
   }
   // an administrator's key is on the desk too
   assert.equal((await call("GET", `${d.app}/conversations`, { key: admin.key })).status, 200);
+  await d.host.ctx.sql`delete from public.support_webhooks where url like 'http://127.0.0.1:9/%'`;
 });
 
 test("the conversation list: status and assignee filters, meta counts, 25 a page, latest first, without messages", async () => {
@@ -270,4 +271,5 @@ test("webhooks: made flat or under webhook (secret shown once), changed, removed
   assert.equal((await call("DELETE", `${url}/${id}`, { key: d.agent.key })).status, 204);
   assert.equal((await call("DELETE", `${url}/${id}`, { key: d.agent.key })).status, 404);
   assert.equal((await call("PATCH", `${url}/${id}`, { key: d.agent.key, body: {} })).status, 404);
+  await call("DELETE", `${url}/${flat.body.payload.webhook.id}`, { key: d.agent.key });
 });

@@ -7,7 +7,7 @@ import { freePort } from "../../../shared/embedded.ts";
 import { hmacSha256Hex } from "../../../shared/webhooks/sign.ts";
 import { serviceKey } from "../../../shared/service-key.ts";
 import { backoffSeconds } from "../../../shared/webhooks/outbox.ts";
-import { call, desk, guest, sleep } from "./desk.ts";
+import { call, deliverAll, desk, guest, sleep } from "./desk.ts";
 
 interface Received {
   path: string;
@@ -74,8 +74,7 @@ test("every sent event reaches a subscriber once, signed as Chatwoot signs, with
     await call("POST", `${d.app}/conversations/${conversationId}/messages`, { key: d.agent.key, body: { content: "On its way." } });
     await call("POST", `${d.app}/conversations/${conversationId}/toggle_status`, { key: d.agent.key, body: { status: "resolved" } });
 
-    const delivered = await call("POST", `${d.root}/webhooks/deliver`, { bearer: await serviceKey(d.host.ctx) });
-    assert.equal(delivered.status, 200);
+    await deliverAll(d, await serviceKey(d.host.ctx));
     // deliveries go out concurrently: the outbox's order is the delivery id's
     const mine = hook.got.filter((r) => r.path === "/all")
       .sort((a, b) => Number(a.headers.get("x-chatwoot-delivery")) - Number(b.headers.get("x-chatwoot-delivery")));
@@ -161,7 +160,7 @@ test("a non-2xx answer is kept as last_error and the delivery is tried again aft
     const id = made.body.payload.webhook.id;
     const before = Date.now();
     await guest(d);
-    await call("POST", `${d.root}/webhooks/deliver`, { bearer: await serviceKey(d.host.ctx) });
+    await deliverAll(d, await serviceKey(d.host.ctx));
     assert.equal(hook.got.filter((r) => r.path === "/fails").length, 1);
     const shown = (await call("GET", `${d.app}/webhooks`, { key: d.agent.key })).body.payload.webhooks.find((w: any) => w.id === id);
     assert.equal(shown.last_error, "HTTP 500");
@@ -173,12 +172,12 @@ test("a non-2xx answer is kept as last_error and the delivery is tried again aft
     const wait = new Date(row.next_attempt_at).getTime() - before;
     assert.ok(wait >= backoffSeconds(1) * 1000 - 2000 && wait <= backoffSeconds(1) * 1000 + 5000, `retry in ${wait} ms`);
     // not due yet: a second call sends nothing to it
-    await call("POST", `${d.root}/webhooks/deliver`, { bearer: await serviceKey(d.host.ctx) });
+    await deliverAll(d, await serviceKey(d.host.ctx));
     assert.equal(hook.got.filter((r) => r.path === "/fails").length, 1);
     // once due it is tried again, with the same delivery id
     await d.host.ctx.sql`update public.webhook_outbox set next_attempt_at = now() - interval '1 second'
                          where api = 'support' and subscription_id = ${String(id)}`;
-    await call("POST", `${d.root}/webhooks/deliver`, { bearer: await serviceKey(d.host.ctx) });
+    await deliverAll(d, await serviceKey(d.host.ctx));
     const tries = hook.got.filter((r) => r.path === "/fails");
     assert.equal(tries.length, 2);
     assert.equal(tries[0].headers.get("x-chatwoot-delivery"), tries[1].headers.get("x-chatwoot-delivery"));
