@@ -27,10 +27,12 @@ async function keyStillValid(
   key: string | undefined,
   kind: string,
   gated: boolean,
+  maker: string | null,
 ): Promise<boolean> {
   if (!key) return false;
   const [row] = await sql`select 1 from public.api_keys
-    where hash = ${await hashKey(key)} and kind = ${kind} and gated = ${gated} and revoked_at is null`;
+    where hash = ${await hashKey(key)} and kind = ${kind} and gated = ${gated} and revoked_at is null
+      and created_by is not distinct from ${maker}`;
   return Boolean(row);
 }
 
@@ -70,7 +72,18 @@ await runCli(async () => {
   const [site] = await sql<{ slug: string; mode: string; config: { api?: { space?: string } } }[]>`
     select slug, mode, config from public.site_settings`;
 
-  // keys are stored as hashes only, so the demo keys live in .data/dev.json and are re-created if lost
+  const ctx = createContext({ ...config, databaseUrl }, { sql });
+  const jwtSecret = await ctx.secrets.get("jwt");
+  const people: DevState["people"] = {};
+  const personIds: Record<string, string> = {};
+  for (const role of ROLES) {
+    const person = await ensurePerson(sql, `${role}@demo.sitewire.dev`, role as Role);
+    people[role] = { email: person.email, jwt: await mintPersonJwt(jwtSecret, person) };
+    personIds[role] = person.id;
+  }
+
+  // keys are stored as hashes only, so the demo keys live in .data/dev.json and are re-created if lost.
+  // The support key is made by the demo support person: the desk admits a key whose maker is on it.
   const previous = await readDevState();
   const keys: Record<string, string> = {};
   const wanted: [string, KeyKind, boolean][] = [
@@ -79,16 +92,10 @@ await runCli(async () => {
   ];
   for (const [label, kind, gated] of wanted) {
     const old = previous?.keys?.[label];
-    keys[label] = await keyStillValid(sql, old, kind, gated)
+    const maker = kind === "support" ? personIds.support : null;
+    keys[label] = await keyStillValid(sql, old, kind, gated, maker)
       ? old!
-      : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated })).key;
-  }
-  const ctx = createContext({ ...config, databaseUrl }, { sql });
-  const jwtSecret = await ctx.secrets.get("jwt");
-  const people: DevState["people"] = {};
-  for (const role of ROLES) {
-    const person = await ensurePerson(sql, `${role}@demo.sitewire.dev`, role as Role);
-    people[role] = { email: person.email, jwt: await mintPersonJwt(jwtSecret, person) };
+      : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated, createdBy: maker })).key;
   }
 
   const baseUrl = config.publicUrl;
