@@ -368,22 +368,30 @@ window.addEventListener("chatwoot:ready", watch);
   }
 }
 
-// `deno run -A bench/support.ts`: this part alone, on a fresh embedded database (BENCH_DATABASE_URL: an
-// existing migrated and imported one instead)
+// `deno run -A bench/support.ts`: this part alone, on a fresh embedded database, or with
+// BENCH_DATABASE_URL on a fresh database of that server (made and dropped here)
 if (import.meta.main) {
   const { startEmbeddedPostgres } = await import("../shared/embedded.ts");
   const { migrate } = await import("../shared/migrate.ts");
   const { importSite } = await import("../shared/site/import.ts");
-  let url = Deno.env.get("BENCH_DATABASE_URL");
-  const embedded = url ? undefined : await startEmbeddedPostgres();
-  if (embedded) {
-    url = embedded.url;
-    const setup = connect(url, { max: 2 });
-    await migrate(setup);
-    await importSite(setup, { dir: new URL("../demo-site", import.meta.url).pathname });
-    await setup.end();
+  const server = Deno.env.get("BENCH_DATABASE_URL");
+  const embedded = server ? undefined : await startEmbeddedPostgres();
+  let url = embedded?.url;
+  const name = `sitewire_bench_support_${Date.now()}`;
+  const admin = server ? connect(server, { max: 1 }) : undefined;
+  if (admin) {
+    await admin.unsafe(`create database ${name}`);
+    const u = new URL(server!);
+    u.pathname = `/${name}`;
+    url = u.toString();
   }
+  const setup = connect(url!, { max: 2 });
+  await migrate(setup);
+  await importSite(setup, { dir: new URL("../demo-site", import.meta.url).pathname });
+  await setup.end();
   console.log(JSON.stringify(await benchSupport(url!), null, 2));
+  await admin?.unsafe(`drop database if exists ${name} with (force)`);
+  await admin?.end();
   await embedded?.stop();
   Deno.exit(0);
 }

@@ -244,6 +244,10 @@ test("embedded on another site: mounts once, asks as Chatwoot does, takes a line
     assert.match(await log.locator("audio").getAttribute("src") ?? "", /\/api\/desk\/files\/\d+\?.*signature=/);
     assert.equal(await log.locator("audio").getAttribute("aria-label"), "Voice note");
 
+    // ---- the desk resolves the thread: said in the log at once ----
+    await call("POST", `${d.app}/conversations/${conversation}/toggle_status`, { key: d.agent.key, body: { status: "resolved" } });
+    await log.getByText("This conversation was marked resolved.").waitFor();
+
     // ---- Escape closes and gives focus back to the launcher ----
     await page.getByRole("textbox", { name: "Your message" }).focus();
     await page.keyboard.press("Escape");
@@ -298,22 +302,24 @@ test("embedded on another site: mounts once, asks as Chatwoot does, takes a line
   }
 });
 
-test("hideMessageBubble: no launcher until toggleBubbleVisibility('show'); toggle('open') opens the panel", async () => {
-  const site = thirdPartySite({ hideMessageBubble: true });
+test("hideMessageBubble and locale: no launcher until toggleBubbleVisibility('show'); toggle('open') opens the panel; French texts", async () => {
+  const site = thirdPartySite({ hideMessageBubble: true, locale: "fr" });
   let context: BrowserContext | undefined;
   try {
     context = await (await launch()).newContext();
     const page = await context.newPage();
     await page.goto(site.url);
     await waitForEvent(page, "chatwoot:ready");
-    assert.equal(await page.getByRole("button", { name: "Chat with us" }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Discutons" }).count(), 0);
     await page.evaluate(() => (window as any).$chatwoot.toggle("open"));
-    await page.getByRole("dialog", { name: "Support" }).waitFor();
+    await page.getByRole("dialog", { name: "Assistance" }).waitFor();
+    await page.getByRole("textbox", { name: "Votre message" }).waitFor();
+    assert.equal(await page.evaluate(() => (window as any).$chatwoot.locale), "fr");
     await page.evaluate(() => (window as any).$chatwoot.toggle("open")); // already open: nothing fires
     assert.equal((await events(page)).filter((e) => e.name === "chatwoot:opened").length, 1);
     await page.evaluate(() => (window as any).$chatwoot.toggleBubbleVisibility("show"));
-    await page.getByRole("button", { name: "Chat with us" }).waitFor();
-    const box = (await page.getByRole("button", { name: "Chat with us" }).boundingBox())!;
+    await page.getByRole("button", { name: "Discutons" }).waitFor();
+    const box = (await page.getByRole("button", { name: "Discutons" }).boundingBox())!;
     assert.ok(box.x > 300, `the launcher sits right by default: x=${box.x}`);
   } finally {
     await context?.close();

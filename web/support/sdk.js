@@ -314,7 +314,10 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
             show(data, true);
             if (data.message_type !== 0) setTyping(false);
           } else if (broadcast.event === "conversation.status_changed") {
-            setResolved(data.status === "resolved");
+            const resolved = data.status === "resolved";
+            // said once in the log as it happens (it is no line of the thread); a later line reopens it
+            if (resolved && panel.dataset.status !== "resolved") log.append(element("li", { class: "activity", text: t.resolved }));
+            setResolved(resolved);
           } else if (broadcast.event === "conversation.typing_on" || broadcast.event === "conversation.typing_off") {
             if (data.user && data.user.type === "contact") return;
             setTyping(broadcast.event === "conversation.typing_on");

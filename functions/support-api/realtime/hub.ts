@@ -13,6 +13,8 @@ export interface LiveNotice {
   conversation_id: number;
   pubsub_token: string;
   message_id?: number;
+  /** the line itself when it fits in a notification: saves the read (see build) */
+  message?: Record<string, unknown>;
   status?: string;
   sender?: { type?: string; id?: number };
 }
@@ -52,7 +54,7 @@ export function createLiveHub(sql: Sql, options: LiveHubOptions = {}): LiveHub {
       case "message.created":
       case "message.updated": {
         if (typeof notice.message_id !== "number") return undefined;
-        const message = await liveMessage(sql, notice.message_id);
+        const message = notice.message ?? await liveMessage(sql, notice.message_id);
         if (!message) return undefined;
         return { event: notice.event, data: options.present ? await options.present(message) : message };
       }

@@ -2,22 +2,21 @@
 //   GET  /packs/js/sdk.js        the widget script (public /api/desk/packs/js/sdk.js, where Chatwoot's
 //                                install snippet loads it from)
 //   GET  /support                the panel on its own page (noindex, no chrome)
-//   POST /widget/v1/inboxes/:space/contacts/:token/conversations/:id/messages/:message/choice  { value }
+//   POST /widget/v1/inboxes/:inbox/contacts/:sid/conversations/:id/messages/:message/choice  { value }
 //                                takes an offer of choices once: marks it taken and posts the chosen
 //                                item's title as the contact's line, in one transaction
 import { Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import type { RequestIdVariables } from "../../../shared/http.ts";
 import { defaultLocale, spaceId } from "../../../shared/site.ts";
-import { clientAccess, type SupportEnv } from "../access.ts";
+import { clientAccess, clientContactOf, type SupportEnv } from "../access.ts";
 import { pickChoice } from "../domain/choices.ts";
 import { deskSettings } from "../domain/desk.ts";
-import { notFound, SupportError, unauthorized } from "../envelope.ts";
+import { notFound, SupportError } from "../envelope.ts";
 import { signMessageFiles } from "../files.ts";
 import { postContactLine } from "../lines.ts";
 import { supportPageHtml } from "../pages/support.ts";
 import { lockOffer, markTaken } from "../store/choices.ts";
-import { contactByToken } from "../store/contacts.ts";
 import { contactConversation } from "../store/conversations.ts";
 import { messageJson } from "../store/messages.ts";
 import { idParam, readBody } from "./common.ts";
@@ -66,16 +65,13 @@ export function widgetRoutes(ctx: FunctionContext): Hono<SupportEnv & { Variable
   });
 
   app.post(
-    "/widget/v1/inboxes/:space/contacts/:token/conversations/:id/messages/:message/choice",
+    "/widget/v1/inboxes/:inbox/contacts/:sid/conversations/:id/messages/:message/choice",
     clientAccess(ctx),
     async (c) => {
-      const site = c.get("site");
-      if (c.req.param("space") !== spaceId(site)) throw notFound("Inbox");
       const body = await readBody(c);
-      // TODO(12a): one contact resolution shared with the client routes (the account contact's session)
-      const contact = await contactByToken(ctx.sql, c.req.param("token"));
-      if (!contact) throw notFound("Contact");
-      if (contact.person_id) throw unauthorized("An account's contact is opened through the site's sign-in.");
+      // the client routes' own rules: the inbox is the site's space, the token names the contact, an
+      // account's contact needs its person's session
+      const contact = await clientContactOf(ctx, c);
       const conversationId = idParam(c, "id", "Conversation");
       const offerId = idParam(c, "message", "Message");
       const messages = await ctx.sql.begin(async (tx) => {

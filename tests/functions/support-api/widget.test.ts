@@ -123,3 +123,20 @@ test("the door refuses what is not an offered choice, and reaches only the conta
     select content_attributes from public.support_messages where id = ${offerId}`;
   assert.equal(still.content_attributes.taken, undefined);
 });
+
+test("an account's contact takes a choice only with its person's session", async () => {
+  const { ensurePerson } = await import("../../../shared/people.ts");
+  const person = await ensurePerson(d.host.ctx.sql, `member-${crypto.randomUUID().slice(0, 8)}@desk.test`, "member");
+  const jwt = await d.jwt(person);
+  const made = await call("POST", `${d.client}/contacts`, { body: {}, bearer: jwt });
+  assert.equal(made.status, 200);
+  const opened = await call("POST", `${d.client}/contacts/${made.body.source_id}/conversations`, { body: {}, bearer: jwt });
+  assert.equal(opened.status, 200);
+  const t = { sourceId: made.body.source_id, id: opened.body.id };
+  const offerId = await offer(t.id);
+  const bare = await call("POST", door(t, offerId), { body: { value: "other" } });
+  assert.equal(bare.status, 401);
+  const signedIn = await call("POST", door(t, offerId), { body: { value: "other" }, bearer: jwt });
+  assert.equal(signedIn.status, 200);
+  assert.equal(signedIn.body.messages[1].content, "Something else");
+});
