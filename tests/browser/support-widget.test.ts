@@ -296,6 +296,12 @@ test("embedded on another site: mounts once, asks as Chatwoot does, takes a line
     await log.locator("li[data-id]", { hasText: "A new visitor now" }).waitFor();
     const next = await stored(page);
     assert.ok(next.contact && next.contact !== contact && next.conversation !== conversation);
+
+    // a refusal of the desk reaches the page as chatwoot:error and chatwidget:error
+    await page.evaluate(() => (window as any).$chatwoot.setCustomAttributes({ note: "a\u0000b" }));
+    const refused = await waitForEvent(page, "chatwoot:error");
+    assert.equal(refused.detail.status, 400);
+    assert.deepEqual((await waitForEvent(page, "chatwidget:error")).detail, refused.detail);
   } finally {
     await context?.close();
     await site.close();

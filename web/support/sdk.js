@@ -265,12 +265,22 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
       fire("error", { message: error.message, status: error.status || null });
     }
 
-    async function ensureContact() {
-      if (state.contact) return state.contact;
-      const contact = await call("POST", `${clientRoot}/contacts`, { path: location.pathname });
-      state = { contact: contact.source_id };
-      save();
-      return state.contact;
+    // one contact and one thread however many calls ask at once (a second line typed before the first
+    // is answered, setUser while the thread opens)
+    const making = new Map();
+    function once(key, make) {
+      if (!making.has(key)) making.set(key, make().finally(() => making.delete(key)));
+      return making.get(key);
+    }
+
+    function ensureContact() {
+      if (state.contact) return Promise.resolve(state.contact);
+      return once("contact", async () => {
+        const contact = await call("POST", `${clientRoot}/contacts`, { path: location.pathname });
+        state = { contact: contact.source_id };
+        save();
+        return state.contact;
+      });
     }
 
     const conversationRoot = () =>
@@ -279,16 +289,18 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
     async function ensureConversation() {
       await ensureContact();
       if (state.conversation) return state.conversation;
-      const conversation = await call(
-        "POST",
-        `${clientRoot}/contacts/${encodeURIComponent(state.contact)}/conversations`,
-        { path: location.pathname, custom_attributes: pendingConversationAttributes },
-      );
-      pendingConversationAttributes = {};
-      state.conversation = conversation.id;
-      save();
-      adopt(conversation);
-      return state.conversation;
+      return await once("conversation", async () => {
+        const conversation = await call(
+          "POST",
+          `${clientRoot}/contacts/${encodeURIComponent(state.contact)}/conversations`,
+          { path: location.pathname, custom_attributes: pendingConversationAttributes },
+        );
+        pendingConversationAttributes = {};
+        state.conversation = conversation.id;
+        save();
+        adopt(conversation);
+        return state.conversation;
+      });
     }
 
     /** Takes a conversation's lines and its live channel. */

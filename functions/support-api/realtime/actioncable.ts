@@ -90,9 +90,17 @@ export function createCableSession(transport: CableTransport, options: CableSess
       subscriptions.delete(identifier);
       return send({ identifier, type: "reject_subscription" });
     }
-    const stop = await options.hub.subscribe(token, (broadcast: LiveBroadcast) => {
-      send({ identifier, message: broadcast });
-    });
+    let stop: () => void;
+    try {
+      stop = await options.hub.subscribe(token, (broadcast: LiveBroadcast) => {
+        send({ identifier, message: broadcast });
+      });
+    } catch (error) {
+      // no LISTEN to be had (the database is down): the client is told, and retries as it does
+      onError(error);
+      subscriptions.delete(identifier);
+      return send({ identifier, type: "reject_subscription" });
+    }
     if (closed || !subscriptions.has(identifier)) return stop();
     subscriptions.set(identifier, stop);
     send({ identifier, type: "confirm_subscription" });
