@@ -14,6 +14,7 @@
 //   GET    {app}/conversations/<id>, .../messages; POST .../messages   one thread, its lines, an agent's line
 //   DELETE {app}/conversations/<id>/messages/<id>                      withdraw a line (content null, deleted)
 //   POST   {app}/conversations/<id>/toggle_status | assignments | toggle_typing_status | update_last_seen
+//          | custom_attributes
 //   GET    {app}/contacts?page, {app}/contacts/<id>, .../conversations routes/contacts.ts
 //   GET    {app}/inboxes, {app}/agents, /api/v1/profile                routes/desk.ts
 //   GET    {app}/webhooks, POST; PATCH|DELETE {app}/webhooks/<id>      routes/webhooks.ts
@@ -72,6 +73,7 @@ export function createSupportApp(ctx: FunctionContext): Hono<SupportEnv> {
   desk.post("/conversations/:id/toggle_status", conversations.toggleStatus);
   desk.post("/conversations/:id/assignments", conversations.assign);
   desk.post("/conversations/:id/toggle_typing_status", conversations.typing);
+  desk.post("/conversations/:id/custom_attributes", conversations.attributes);
   desk.post("/conversations/:id/update_last_seen", conversations.read);
   const contacts = contactRoutes(ctx);
   desk.get("/contacts", contacts.list);

@@ -39,6 +39,20 @@ test("deno task key prints a new key as its last line and stores only its hash",
   assert.equal(leak, undefined, "the key itself is never stored");
 });
 
+test("deno task key --by names the key's maker, who must exist", async () => {
+  const email = `maker.${Date.now()}@example.org`;
+  await run("token.ts", [email, "--role", "support"]);
+  const { code, stdout } = await run("key.ts", ["support", "--by", email]);
+  assert.equal(code, 0);
+  const key = stdout.split("\n").pop()!;
+  const [row] = await testSql()<{ email: string }[]>`
+    select p.email from public.api_keys k join public.profiles p on p.id = k.created_by where k.hash = ${await hashKey(key)}`;
+  assert.equal(row.email, email);
+  const unknown = await run("key.ts", ["support", "--by", "nobody@nowhere.test"]);
+  assert.notEqual(unknown.code, 0);
+  assert.match(unknown.stderr, /no person with the address nobody@nowhere.test/);
+});
+
 test("deno task token prints a JWT for the person, creating them with the role", async () => {
   const email = `cli.${Date.now()}@example.org`;
   const { code, stdout } = await run("token.ts", [email, "--role", "support"], {

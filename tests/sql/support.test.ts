@@ -155,8 +155,12 @@ test("a contact line opens a resolved thread again and starts the wait; an agent
 test("no outbox row is written while no subscription wants the event; one per subscription that does", () =>
   rolledBack(async (tx) => {
     const people = await makePeople(tx);
+    // this transaction sees only its own subscriptions (the run's other tests may have left some)
+    await tx`delete from public.support_webhooks`;
+    const [{ last }] = await tx<{ last: number }[]>`select coalesce(max(id), 0)::bigint as last from public.webhook_outbox`;
     const count = async () =>
-      Number((await tx<{ n: number }[]>`select count(*)::int as n from public.webhook_outbox where api = 'support'`)[0].n);
+      Number((await tx<{ n: number }[]>`select count(*)::int as n from public.webhook_outbox
+        where api = 'support' and id > ${last}`)[0].n);
     const before = await count();
     const d = await desk(tx, people.member.sub);
     await tx`set constraints all immediate`; // the lines' events, as their commit would make them
@@ -172,7 +176,7 @@ test("no outbox row is written while no subscription wants the event; one per su
     // a new line's event is made at the end of its transaction: end the waiting now, as a commit would
     await tx`set constraints all immediate`;
     const rows = await tx<{ event: string; url: string; body: string }[]>`
-      select event, url, body from public.webhook_outbox where api = 'support' order by id`;
+      select event, url, body from public.webhook_outbox where api = 'support' and id > ${last} order by id`;
     assert.deepEqual(rows.map((r) => [r.event, r.url]), [
       ["conversation_status_changed", "https://b.test/h"],
       ["message_created", "https://a.test/h"],
@@ -224,3 +228,31 @@ test("the live channel hears a new line, a changed line, a status change and typ
     await sql`delete from public.support_contacts where token_hash = ${hash}`;
   }
 });
+
+test("subscriptions declared in the site's configuration become source file ones, kept in step with it", () =>
+  rolledBack(async (tx) => {
+    const declared = (hooks: unknown[]) =>
+      tx`update public.site_settings set config = jsonb_set(config, '{webhooks}', ${tx.json(hooks as never)})`;
+    const rows = () =>
+      tx<{ url: string; subscriptions: string[]; source: string; secret: string }[]>`
+        select url, subscriptions, source, secret from public.support_webhooks where source = 'file' order by url`;
+    await declared([
+      { api: "support", url: "https://a.test/hook", subscriptions: ["message_created", "nonsense"], secret: "s3cret" },
+      { api: "support", url: "https://b.test/hook", subscriptions: ["contact_created"] },
+      { api: "support", url: "https://c.test/hook", subscriptions: ["nonsense"] },
+      { api: "forms", url: "https://d.test/hook", form: "x" },
+    ]);
+    const first = await rows();
+    assert.deepEqual(first.map((r) => [r.url, r.subscriptions]), [
+      ["https://a.test/hook", ["message_created"]],
+      ["https://b.test/hook", ["contact_created"]],
+    ]);
+    assert.equal(first[0].secret, "s3cret");
+    assert.match(first[1].secret, /^[0-9a-f]{64}$/, "a secret is made where none is declared");
+    await declared([{ api: "support", url: "https://b.test/hook", subscriptions: ["contact_created", "conversation_created"] }]);
+    const second = await rows();
+    assert.deepEqual(second.map((r) => [r.url, r.subscriptions]), [
+      ["https://b.test/hook", ["contact_created", "conversation_created"]],
+    ]);
+    assert.equal(second[0].secret, first[1].secret, "an undeclared secret is kept across imports");
+  }));

@@ -15,6 +15,7 @@ import {
   conversationRow,
   deskConversations,
   markSeen,
+  setConversationAttributes,
   setStatus,
   signalTyping,
 } from "../store/conversations.ts";
@@ -155,6 +156,19 @@ export function conversationRoutes(ctx: FunctionContext) {
       if (!agent) throw unprocessable("No such agent on the desk.");
       await assign(ctx.sql, row.id, id);
       return c.json(agent, 200);
+    },
+
+    /** Replaces the thread's custom attributes (Chatwoot's), which the desk's webhooks report as conversation_updated. */
+    async attributes(c: C) {
+      const row = await rowOf(c);
+      const body = await readBody(c);
+      const attributes = body.custom_attributes;
+      if (!attributes || typeof attributes !== "object" || Array.isArray(attributes)) {
+        throw unprocessable("custom_attributes must be an object.");
+      }
+      if (JSON.stringify(attributes).length > 16_384) throw unprocessable("custom_attributes is too large.");
+      await setConversationAttributes(ctx.sql, row.id, attributes as Record<string, unknown>);
+      return c.json({ custom_attributes: attributes }, 200);
     },
 
     async typing(c: C) {

@@ -147,3 +147,8 @@ export async function claimAcknowledgement(db: Db, id: number, now: Date): Promi
 export async function signalTyping(db: Db, id: number, on: boolean, by: "contact" | "user", byId: number): Promise<void> {
   await db`select public.support_signal_typing(${id}, ${on}, ${by}, ${byId})`;
 }
+
+export async function setConversationAttributes(db: Db, id: number, attributes: Record<string, unknown>): Promise<void> {
+  await db`update public.support_conversations set custom_attributes = ${db.json(attributes as never)}, updated_at = now()
+           where id = ${id}`;
+}

@@ -240,6 +240,7 @@ const ROUTES: Record<string, [string, string][]> = {
     ["delete", "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}/messages/{message_id}"],
     ["post", "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}/toggle_typing_status"],
     ["post", "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}/update_last_seen"],
+    ["post", "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}/custom_attributes"],
     ["get", "/api/desk/files/{attachment_id}"],
     ["post", "/api/desk/webhooks/deliver"],
     ["post", "/api/desk/api/v1/accounts/{account}/conversations/{conversation_id}/toggle_status"],

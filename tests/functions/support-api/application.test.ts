@@ -21,6 +21,7 @@ async function routes(d: Desk): Promise<[string, string, unknown, number][]> {
     ["POST", `${c}/assignments`, { assignee_id: d.agent.agentId }, 200],
     ["POST", `${c}/toggle_typing_status`, { typing_status: "on" }, 200],
     ["POST", `${c}/update_last_seen`, undefined, 200],
+    ["POST", `${c}/custom_attributes`, { custom_attributes: { tier: "gold" } }, 200],
     ["GET", `${d.app}/contacts`, undefined, 200],
     ["GET", `${d.app}/contacts/${t.contactId}`, undefined, 200],
     ["GET", `${d.app}/contacts/${t.contactId}/conversations`, undefined, 200],
@@ -209,7 +210,11 @@ test("contacts: by last seen with counts, one with conversations_count, its conv
   assert.equal(list.status, 200);
   assert.equal(list.body.meta.current_page, 1);
   assert.ok(list.body.meta.count >= 1);
-  assert.equal(list.body.payload[0].id, t.contactId);
+  const seen = list.body.payload.map((c: any) => c.last_activity_at);
+  assert.deepEqual(seen, [...seen].sort((a: number, b: number) => b - a), "last seen first");
+  // the newest contact is near the top (others of the run may have lines stamped later)
+  await d.host.ctx.sql`update public.support_contacts set last_seen_at = now() + interval '1 day' where id = ${t.contactId}`;
+  assert.equal((await call("GET", `${d.app}/contacts`, { key: d.agent.key })).body.payload[0].id, t.contactId);
   const one = await call("GET", `${d.app}/contacts/${t.contactId}`, { key: d.agent.key });
   assert.equal(one.body.payload.conversations_count, 1);
   assert.equal(one.body.payload.name, "Guest");

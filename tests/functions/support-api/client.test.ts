@@ -223,3 +223,41 @@ test("an account's contact is made from the site's session, verified; read by it
   const patched = await call("PATCH", `${d.client}/contacts/${again.body.source_id}`, { body: { identifier: "someone-else" }, bearer: jwt });
   assert.equal(patched.body.identifier, person.id);
 });
+
+test("a booking's chat grant lets its signed-in attendee open a thread assigned to the booking's host; nobody else", async () => {
+  const d = await desk();
+  const { ensurePerson } = await import("../../../shared/people.ts");
+  const sql = d.host.ctx.sql;
+  const attendee = await ensurePerson(sql, `attendee-${crypto.randomUUID().slice(0, 8)}@desk.test`, "member");
+  const uid = `chat-${crypto.randomUUID()}`;
+  const [booking] = await sql<{ id: number }[]>`
+    insert into public.scheduling_bookings (uid, event_type_slug, event_type_id, title, start_at, end_at, status,
+      host_emails, attendee_name, attendee_email, attendee_time_zone, ics_uid)
+    values (${uid}, 'chat', 1, 'Chat', '2040-01-01T10:00Z', '2040-01-01T10:30Z', 'accepted', ${[d.agent.email]}, 'A',
+            ${attendee.email}, 'UTC', ${uid}) returning id`;
+  await sql`insert into public.scheduling_chat_grants (booking_id, attendee_email, host_emails)
+            values (${booking.id}, ${attendee.email}, ${["host-without-profile@desk.test", d.agent.email]})`;
+  const jwt = await d.jwt(attendee);
+  const contact = (await call("POST", `${d.client}/contacts`, { body: {}, bearer: jwt })).body;
+  const base = `${d.client}/contacts/${contact.source_id}/conversations`;
+  const opened = await call("POST", base, { body: { booking_uid: uid }, bearer: jwt });
+  assert.equal(opened.status, 200, JSON.stringify(opened.body));
+  const seen = await call("GET", `${d.app}/conversations/${opened.body.id}`, { key: d.agent.key });
+  assert.equal(seen.body.meta.assignee.id, d.agent.agentId);
+  assert.equal(seen.body.additional_attributes.booking_id, booking.id);
+
+  // a guest who says the attendee's address is not the attendee
+  const g = await guest(d, { email: attendee.email });
+  assert.equal((await call("POST", `${g.base}/conversations`, { body: { booking_uid: uid } })).status, 422);
+  // another signed-in person
+  const other = await ensurePerson(sql, `other-${crypto.randomUUID().slice(0, 8)}@desk.test`, "member");
+  const otherJwt = await d.jwt(other);
+  const otherContact = (await call("POST", `${d.client}/contacts`, { body: {}, bearer: otherJwt })).body;
+  assert.equal(
+    (await call("POST", `${d.client}/contacts/${otherContact.source_id}/conversations`, { body: { booking_uid: uid }, bearer: otherJwt })).status,
+    422,
+  );
+  // a revoked grant (the booking was cancelled)
+  await sql`update public.scheduling_chat_grants set revoked_at = now() where booking_id = ${booking.id}`;
+  assert.equal((await call("POST", base, { body: { booking_uid: uid }, bearer: jwt })).status, 422);
+});

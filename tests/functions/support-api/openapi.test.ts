@@ -22,6 +22,7 @@ const BODIES: Record<string, unknown> = {
   supportToggleStatus: { status: "open" },
   supportAssign: { assignee_id: null },
   supportAgentTyping: { typing_status: "on" },
+  supportSetConversationAttributes: { custom_attributes: { priority: "high" } },
   supportCreateWebhook: { url: "http://127.0.0.1:9/openapi", subscriptions: ["contact_updated"] },
   supportUpdateWebhook: { subscriptions: ["message_updated"] },
 };

@@ -458,6 +458,16 @@ export const supportSection: OpenApiSection = {
         required: ["typing_status"],
         properties: { typing_status: { type: "string", enum: ["on", "off"] } },
       }),
+      [`${A}/conversations/{conversation_id}/custom_attributes`]: {
+        parameters: [account, conversationId],
+        post: deskOp(SUPPORT_TAGS.conversations, {
+          operationId: "supportSetConversationAttributes",
+          summary: "Set a conversation's custom attributes",
+          description: "Replaces them; subscribers of conversation_updated hear it.",
+          requestBody: jsonBody({ type: "object", required: ["custom_attributes"], properties: { custom_attributes: attributes } }),
+          responses: { "200": jsonResponse("The attributes.", { type: "object", properties: { custom_attributes: attributes } }) },
+        }, 400, 404, 422),
+      },
       ...deskAction("update_last_seen", "supportAgentRead", "Mark read by the desk", "Sets agent_last_seen_at; unread_count starts over."),
       "/api/desk/files/{attachment_id}": {
         parameters: [id("attachment_id", "attachment")],
