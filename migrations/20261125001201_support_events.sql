@@ -189,8 +189,8 @@ language sql as $$
   order by w.id
 $$;
 
--- The live channel's notification: { event, conversation_id, pubsub_token, message_id?, status?,
--- sender? }, event one of message.created, message.updated, conversation.status_changed,
+-- The live channel's notification: { event, conversation_id, pubsub_token, message_id?, message? (a new
+-- line's JSON when it fits), status?, sender? }, event one of message.created, message.updated, conversation.status_changed,
 -- conversation.typing_on, conversation.typing_off (ActionCable's event names in Chatwoot).
 create or replace function public.support_live(event text, conversation bigint, extra jsonb default '{}'::jsonb)
 returns void
@@ -213,6 +213,7 @@ create or replace function public.support_message_events() returns trigger
 language plpgsql security definer set search_path = public, pg_temp as $$
 declare
   v public.support_conversations;
+  line jsonb;
 begin
   if tg_op = 'UPDATE' then
     if old is not distinct from new then
@@ -221,10 +222,14 @@ begin
     perform public.support_live('message.updated', new.conversation_id, jsonb_build_object('message_id', new.id));
     return null; -- message_updated may be subscribed to but is never sent
   end if;
-  perform public.support_live('message.created', new.conversation_id, jsonb_build_object('message_id', new.id));
+  -- the line itself rides along when it fits a notification (NOTIFY carries under 8000 bytes), so the live
+  -- channel pushes it without reading it back
+  line := public.support_message_json(new);
+  perform public.support_live('message.created', new.conversation_id, jsonb_build_object('message_id', new.id)
+    || case when octet_length(line::text) < 7000 then jsonb_build_object('message', line) else '{}'::jsonb end);
   if public.support_wants('message_created') then
     select * into v from public.support_conversations where id = new.conversation_id;
-    perform public.support_enqueue('message_created', public.support_message_json(new) || jsonb_build_object(
+    perform public.support_enqueue('message_created', line || jsonb_build_object(
       'message_type', case new.message_type when 0 then 'incoming' when 1 then 'outgoing' else 'activity' end,
       'created_at', to_char(new.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       'conversation', public.support_conversation_json(v, false) - 'messages',
