@@ -3,6 +3,11 @@
 import assert from "node:assert/strict";
 import { connect } from "../../shared/db.ts";
 import { startEmbeddedPostgres } from "../../shared/embedded.ts";
+import { test } from "../helpers/test.ts";
+
+// one in-memory PGlite for the file (starting one is the slow part); each test uses its own channels
+const pg = await startEmbeddedPostgres();
+globalThis.addEventListener("unload", () => pg.stop());
 
 function nextNotification(received: string[], count: number): Promise<void> {
   const started = Date.now();
@@ -16,8 +21,7 @@ function nextNotification(received: string[], count: number): Promise<void> {
   });
 }
 
-Deno.test("a NOTIFY committed on one connection reaches the listener on another, and only its channel", async () => {
-  const pg = await startEmbeddedPostgres();
+test("a NOTIFY committed on one connection reaches the listener on another, and only its channel", async () => {
   const listener = connect(pg.url, { max: 1 });
   const writer = connect(pg.url, { max: 2 });
   try {
@@ -36,12 +40,10 @@ Deno.test("a NOTIFY committed on one connection reaches the listener on another,
   } finally {
     await listener.end();
     await writer.end();
-    await pg.stop();
   }
 });
 
-Deno.test("one connection's UNLISTEN leaves another connection listening on the shared backend", async () => {
-  const pg = await startEmbeddedPostgres();
+test("one connection's UNLISTEN leaves another connection listening on the shared backend", async () => {
   const first = connect(pg.url, { max: 1 });
   const second = connect(pg.url, { max: 1 });
   const writer = connect(pg.url, { max: 1 });
@@ -62,6 +64,5 @@ Deno.test("one connection's UNLISTEN leaves another connection listening on the 
     await first.end();
     await second.end();
     await writer.end();
-    await pg.stop();
   }
 });
