@@ -1,13 +1,18 @@
 // Pieces every support route uses: the body reader and path numbers, answering in the desk's envelope.
 import type { Context, MiddlewareHandler } from "hono";
-import { readJsonObject } from "../../../shared/http.ts";
+import { readJsonObject, readUpTo } from "../../../shared/http.ts";
 import { jsonPathText, jsonProblem, unstorableParameter, unstorablePathSegment } from "../../../shared/input-text.ts";
-import { badRequest, notFound } from "../envelope.ts";
+import { badRequest, notFound, SupportError } from "../envelope.ts";
 import { type MessageInput, readMessageForm } from "../attachments.ts";
 
-/** A JSON object body ({} when empty), with text Postgres cannot hold refused (400). */
+/** The most a JSON body may carry (Chatwoot's own limit on a JSON request is about this). */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/** A JSON object body ({} when empty) of at most 1 MB (413), with text Postgres cannot hold refused (400). */
 export async function readBody(c: Context): Promise<Record<string, unknown>> {
-  const body = await readJsonObject(c.req.raw, badRequest);
+  const bytes = await readUpTo(c.req.raw.body, MAX_JSON_BODY_BYTES);
+  if (!bytes) throw new SupportError(413, "The body is larger than 1 MB.");
+  const body = await readJsonObject(new Request(c.req.url, { method: "POST", body: bytes as BodyInit }), badRequest);
   const problem = jsonProblem(body);
   if (problem) throw badRequest(`${jsonPathText(problem.path) || "The body"} ${problem.why}.`);
   return body;

@@ -55,6 +55,8 @@ test("an unknown inbox, an unknown token and bad bodies answer in the desk's env
     ["POST", `${d.client}/contacts`, { custom_attributes: "x" }, 422],
     ["PATCH", g.base, { custom_attributes: [1] }, 422],
     ["POST", `${g.base}/conversations`, { custom_attributes: 3 }, 422],
+    ["POST", `${g.base}/conversations`, { custom_attributes: { big: "x".repeat(1024 * 1024) } }, 413],
+    ["PATCH", g.base, { custom_attributes: { bad: "a\u0000b" } }, 400],
   ];
   for (const [method, url, body, status] of cases) {
     const answer = await call(method, url, { body });

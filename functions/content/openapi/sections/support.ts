@@ -27,7 +27,7 @@ const ERRORS: ErrorRow[] = [
   { status: 403, name: "SupportForbidden", description: "A key of another kind, or a key whose maker is not on the desk.", example: error("This key cannot use the desk") },
   { status: 404, name: "SupportNotFound", description: "An unknown resource.", example: error("Resource could not be found") },
   { status: 422, name: "SupportUnprocessable", description: "A private note, a message that is not outgoing, no such agent, a bad webhook url or no known event.", example: error("Agent not found") },
-  { status: 413, name: "SupportTooLarge", description: "A message's form with more than 40 MB.", example: error("A message may carry at most 40 MB.") },
+  { status: 413, name: "SupportTooLarge", description: "A JSON body over 1 MB, or a message's form over 40 MB.", example: error("The body is larger than 1 MB.") },
   { status: 429, name: "SupportTooManyRequests", description: "The guest or thread guards, or the rate limit; Retry-After says when.", example: error("Too many requests"), headers: { "Retry-After": RETRY_AFTER } },
 ];
 
@@ -41,11 +41,15 @@ const payload = (schema: Schema | string) => ({
   properties: { payload: typeof schema === "string" ? ref(schema) : schema },
 });
 
+/** An operation that takes a body also answers 400 (not a JSON object) and 413 (over 1 MB; a form over 40 MB). */
+const bodyErrors = (o: Omit<Operation, "tags" | "security">) => (o.requestBody ? [400, 413] : []);
 function clientOp(o: Omit<Operation, "tags" | "security">, ...errors: number[]): Operation {
-  return { ...o, tags: [SUPPORT_TAGS.client], security: [], responses: { ...o.responses, ...errorRefs(ERRORS, 429, ...errors) } };
+  const statuses = [...new Set([429, ...bodyErrors(o), ...errors])];
+  return { ...o, tags: [SUPPORT_TAGS.client], security: [], responses: { ...o.responses, ...errorRefs(ERRORS, ...statuses) } };
 }
 function deskOp(tag: string, o: Omit<Operation, "tags" | "security">, ...errors: number[]): Operation {
-  return { ...o, tags: [tag], security: desk, responses: { ...o.responses, ...errorRefs(ERRORS, 401, 403, 429, ...errors) } };
+  const statuses = [...new Set([401, 403, 429, ...bodyErrors(o), ...errors])];
+  return { ...o, tags: [tag], security: desk, responses: { ...o.responses, ...errorRefs(ERRORS, ...statuses) } };
 }
 
 function schemas(): Record<string, Schema> {
