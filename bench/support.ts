@@ -17,7 +17,7 @@ import { connect } from "../shared/db.ts";
 import { freePort } from "../shared/embedded.ts";
 import { createKey } from "../shared/keys.ts";
 import { ensurePerson } from "../shared/people.ts";
-import { webhookAdapters } from "../shared/webhooks/adapters.ts";
+import { webhookAdapters } from "../functions/support-api/webhook-adapter.ts";
 import { createDispatcher } from "../shared/webhooks/dispatcher.ts";
 import { serveHost } from "../web/host.ts";
 import { CHROMIUM_PATH, launchChromium } from "../tests/helpers/browser.ts";

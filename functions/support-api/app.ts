@@ -20,24 +20,25 @@
 //   GET    {app}/webhooks, POST; PATCH|DELETE {app}/webhooks/<id>      routes/webhooks.ts
 // Other:
 //   GET    /files/<id>?expires&signature                               a line's file (routes/files.ts)
-//   POST   /webhooks/deliver, /deliver                                 due deliveries, service key (routes/delivery.ts)
+//   POST   /webhooks/deliver, /deliver                                 due deliveries, service key (shared delivery route)
 //
 // Paths are relative to the function root: the host maps /api/desk/* and /functions/v1/support-api/* here.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
 import { openCors, requestId } from "../../shared/http.ts";
+import { webhookDeliveryHandler } from "../../shared/webhooks/delivery-route.ts";
 import { deskAccess, type SupportEnv } from "./access.ts";
-import { notFound, supportErrorHandler } from "./envelope.ts";
+import { notFound, supportErrorHandler, unauthorized } from "./envelope.ts";
 import { cableRoutes } from "./routes/cable.ts";
 import { clientRoutes } from "./routes/client.ts";
 import { refuseUnstorableText } from "./routes/common.ts";
 import { contactRoutes } from "./routes/contacts.ts";
 import { conversationRoutes } from "./routes/conversations.ts";
-import { deliveryHandler } from "./routes/delivery.ts";
 import { deskRoutes } from "./routes/desk.ts";
 import { fileHandler } from "./routes/files.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { widgetRoutes } from "./routes/widget.ts";
+import { webhookAdapters } from "./webhook-adapter.ts";
 
 export function createSupportApp(ctx: FunctionContext): Hono<SupportEnv> {
   const app = new Hono<SupportEnv>({ strict: false });
@@ -55,8 +56,10 @@ export function createSupportApp(ctx: FunctionContext): Hono<SupportEnv> {
   // ---- end 12b ----
 
   app.get("/files/:id", fileHandler(ctx));
-  app.post("/webhooks/deliver", deliveryHandler(ctx));
-  app.post("/deliver", deliveryHandler(ctx));
+  // the database's calls (pg_net, pg_cron) at /webhooks/deliver, as every function's; /deliver is the spec's name
+  const deliver = webhookDeliveryHandler(ctx, webhookAdapters(ctx), () => unauthorized("Webhook delivery needs the service key."));
+  app.post("/webhooks/deliver", deliver);
+  app.post("/deliver", deliver);
 
   const client = clientRoutes(ctx);
   app.route("/public/api/v1/inboxes", client);

@@ -4,6 +4,7 @@
 // the same id on every retry, so a receiver can drop repeats). Each attempt is recorded on the
 // subscription as last_at / last_error.
 import { type Clock, systemClock } from "../../shared/clock.ts";
+import type { FunctionContext } from "../../shared/context.ts";
 import type { Sql } from "../../shared/db.ts";
 import type { WebhookAdapter } from "../../shared/webhooks/dispatcher.ts";
 import { hmacSha256Hex } from "../../shared/webhooks/sign.ts";
@@ -11,6 +12,11 @@ import { recordWebhookAttempt, webhookSecret } from "./store/webhooks.ts";
 
 /** The api name the desk's outbox rows carry (written by the database triggers). */
 export const SUPPORT_WEBHOOK_API = "support";
+
+/** This function's adapters by outbox api name: its delivery route's, and what the dev host composes. */
+export function webhookAdapters(ctx: Pick<FunctionContext, "sql" | "clock">): Record<string, WebhookAdapter> {
+  return { [SUPPORT_WEBHOOK_API]: supportWebhookAdapter(ctx.sql, ctx.clock) };
+}
 
 export async function chatwootSignature(secret: string, timestamp: number, body: string): Promise<string> {
   return `sha256=${await hmacSha256Hex(secret, `${timestamp}.${body}`)}`;

@@ -1,14 +1,8 @@
-// The desk's webhook events and what a subscription may name.
-export const SENT_EVENTS = [
-  "conversation_created",
-  "conversation_status_changed",
-  "conversation_updated",
-  "message_created",
-  "contact_created",
-] as const;
-/** Accepted in a subscription, never sent (spec). */
-export const SILENT_EVENTS = ["message_updated", "contact_updated", "webwidget_triggered"] as const;
-export const KNOWN_EVENTS: readonly string[] = [...SENT_EVENTS, ...SILENT_EVENTS];
+// What a webhook subscription of the desk may name.
+import { SUPPORT_EVENTS } from "../../../shared/openapi/enums/support.ts";
+
+/** Every event a subscription may name (the first five are sent; the OpenAPI section states the same list). */
+export const KNOWN_EVENTS: readonly string[] = SUPPORT_EVENTS;
 
 /** `{ url, subscriptions }` from a body that carries them flat or under `webhook` (Rails' wrapping). */
 export function webhookFields(body: Record<string, unknown>): { url?: unknown; subscriptions?: unknown } {
