@@ -16,6 +16,7 @@ import { typeNameOf } from "../functions/content/graphql/names.ts";
 import { benchScheduling } from "./scheduling.ts";
 import { benchForms } from "./forms.ts";
 import { benchStorefront } from "./storefront.ts";
+import { benchSupport } from "./support.ts";
 
 const ITERATIONS = Number(Deno.env.get("BENCH_ITERATIONS") ?? 60);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
@@ -220,6 +221,7 @@ await runCli(async () => {
   results.push(await benchScheduling(sql, baseUrl, measure));
   results.push(await benchForms(sql, baseUrl, measure));
   results.push(...await benchStorefront(sql, baseUrl, measure));
+  results.push(...await benchSupport(url));
 
   const report = {
     generated_at: new Date().toISOString(),

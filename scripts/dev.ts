@@ -27,10 +27,12 @@ async function keyStillValid(
   key: string | undefined,
   kind: string,
   gated: boolean,
+  maker: string | null,
 ): Promise<boolean> {
   if (!key) return false;
   const [row] = await sql`select 1 from public.api_keys
-    where hash = ${await hashKey(key)} and kind = ${kind} and gated = ${gated} and revoked_at is null`;
+    where hash = ${await hashKey(key)} and kind = ${kind} and gated = ${gated} and revoked_at is null
+      and created_by is not distinct from ${maker}`;
   return Boolean(row);
 }
 
@@ -73,14 +75,16 @@ await runCli(async () => {
   const ctx = createContext({ ...config, databaseUrl }, { sql });
   const jwtSecret = await ctx.secrets.get("jwt");
   const people: DevState["people"] = {};
-  let maker = "";
+  const personIds: Record<string, string> = {};
   for (const role of ROLES) {
     const person = await ensurePerson(sql, `${role}@demo.sitewire.dev`, role as Role);
     people[role] = { email: person.email, jwt: await mintPersonJwt(jwtSecret, person) };
-    if (role === "admin") maker = person.id;
+    personIds[role] = person.id;
   }
 
-  // keys are stored as hashes only, so the demo keys live in .data/dev.json and are re-created if lost
+  // keys are stored as hashes only, so the demo keys live in .data/dev.json and are re-created if lost.
+  // The support key is made by the demo support person (the desk admits a key whose maker is on it), the
+  // others by the demo administrator, so their writes name a person (createdBy, updatedBy).
   const previous = await readDevState();
   const keys: Record<string, string> = {};
   const wanted: [string, KeyKind, boolean][] = [
@@ -89,14 +93,11 @@ await runCli(async () => {
   ];
   for (const [label, kind, gated] of wanted) {
     const old = previous?.keys?.[label];
-    keys[label] = await keyStillValid(sql, old, kind, gated)
+    const maker = kind === "support" ? personIds.support : personIds.admin;
+    keys[label] = await keyStillValid(sql, old, kind, gated, maker)
       ? old!
       : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated, createdBy: maker })).key;
   }
-  // the demo administrator makes the demo keys, so their writes name a person (createdBy, updatedBy),
-  // kept ones made before that too
-  const hashes = await Promise.all(Object.values(keys).map((key) => hashKey(key)));
-  await sql`update public.api_keys set created_by = ${maker}::uuid where hash = any(${hashes}::text[]) and created_by is null`;
 
   const baseUrl = config.publicUrl;
   const state: DevState = {

@@ -22,7 +22,8 @@ export async function startEmbeddedPostgres(
   const server = new PGLiteSocketServer({ db, port, host, maxConnections: 64 } as ConstructorParameters<
     typeof PGLiteSocketServer
   >[0]);
-  keepExchangesTogether(server);
+  const notices = relayNotifications(server, db);
+  keepExchangesTogether(server, notices);
   await server.start();
   return {
     url: `postgres://postgres@${host}:${port}/postgres`,
@@ -49,7 +50,7 @@ export function freePort(hostname = "127.0.0.1"): number {
  * transaction already keeps the backend to its connection. It replaces the queue's processing loop,
  * so the pinned package version matters: re-check it when upgrading @electric-sql/pglite-socket.
  */
-function keepExchangesTogether(server: PGLiteSocketServer): void {
+function keepExchangesTogether(server: PGLiteSocketServer, notices: NotificationRelay): void {
   // deno-lint-ignore no-explicit-any
   const queue = (server as any).queryQueue;
   if (!queue || typeof queue.processQueue !== "function" || typeof queue.clearQueueForHandler !== "function") {
@@ -75,15 +76,22 @@ function keepExchangesTogether(server: PGLiteSocketServer): void {
           item = this.queue.shift();
         }
         const type = item.message[0];
+        const exchange = notices.exchange(item.handlerId, item.message);
         try {
           await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(item.message, { onRawData: (data: Uint8Array) => item.onData(data) })
+            this.db.execProtocolRawStream(item.message, {
+              onRawData: (data: Uint8Array) => {
+                item.onData(data);
+                exchange.output(data);
+              },
+            })
           );
         } catch (error) {
           pinned = null;
           item.reject(error);
           continue;
         }
+        await exchange.done();
         this.lastHandlerId = item.handlerId;
         // a startup message (type byte 0) or the end of an exchange frees the backend for others
         pinned = type === 0 || EXCHANGE_ENDS.has(type) ? null : item.handlerId;
@@ -96,7 +104,123 @@ function keepExchangesTogether(server: PGLiteSocketServer): void {
   const clear = queue.clearQueueForHandler.bind(queue);
   queue.clearQueueForHandler = (id: number) => {
     if (pinned === id) pinned = null;
+    notices.forget(id);
     clear(id);
     queueMicrotask(() => queue.processQueue());
   };
+}
+
+interface NotificationRelay {
+  /** Watches one protocol message of a connection and what the backend answers to it. */
+  exchange(handlerId: number, message: Uint8Array): { output(data: Uint8Array): void; done(): Promise<void> };
+  /** The connection is gone. */
+  forget(handlerId: number): void;
+}
+
+const LISTEN_STATEMENT = /^\s*(un)?listen\s+("(?:[^"]|"")*"|[^\s;]+)/i;
+
+/**
+ * Every connection of the socket shares PGlite's one backend, so the backend hands a NOTIFY's
+ * NotificationResponse to the connection whose exchange committed it, never to the connection that ran
+ * LISTEN, as a Postgres server would. This forwards each NotificationResponse to the other connections
+ * that LISTEN on its channel (whole messages, between their own exchanges, as a server sends them
+ * asynchronously), and keeps the shared backend listening while any connection still wants a channel
+ * another one has UNLISTENed.
+ */
+function relayNotifications(server: PGLiteSocketServer, db: PGlite): NotificationRelay {
+  const wanted = new Map<number, Set<string>>();
+  // deno-lint-ignore no-explicit-any
+  const handlers = (server as any).handlers as Set<{ handlerId: number; socket: { writable: boolean; write(b: Uint8Array): void } | null }>;
+  if (!(handlers instanceof Set)) {
+    throw new Error("@electric-sql/pglite-socket changed its internals: re-check relayNotifications()");
+  }
+  const decoder = new TextDecoder();
+
+  function statementOf(message: Uint8Array): string | undefined {
+    const type = message[0];
+    if (type === 0x51 /* Query */) return decoder.decode(message.subarray(5, message.length - 1));
+    if (type === 0x50 /* Parse */) {
+      const nameEnd = message.indexOf(0, 5);
+      if (nameEnd < 0) return undefined;
+      const queryEnd = message.indexOf(0, nameEnd + 1);
+      return decoder.decode(message.subarray(nameEnd + 1, queryEnd < 0 ? message.length : queryEnd));
+    }
+    return undefined;
+  }
+
+  function channelName(raw: string): string {
+    return raw.startsWith('"') ? raw.slice(1, -1).replaceAll('""', '"') : raw.toLowerCase();
+  }
+
+  function forward(from: number, notification: Uint8Array): void {
+    let index = 9; // type (1) + length (4) + sender pid (4), then the channel as a C string
+    while (index < notification.length && notification[index] !== 0) index++;
+    const channel = decoder.decode(notification.subarray(9, index));
+    for (const handler of handlers) {
+      if (handler.handlerId === from || !wanted.get(handler.handlerId)?.has(channel)) continue;
+      if (handler.socket?.writable) handler.socket.write(notification);
+    }
+  }
+
+  // LISTEN/UNLISTEN statements seen in a connection's exchange in flight (a Parse comes before its
+  // Execute: the change holds once the exchange ends with Sync, or at once for a simple Query)
+  const changes = new Map<number, RegExpExecArray[]>();
+
+  async function apply(handlerId: number): Promise<void> {
+    const seen = changes.get(handlerId);
+    if (!seen) return;
+    changes.delete(handlerId);
+    const mine = wanted.get(handlerId) ?? new Set<string>();
+    wanted.set(handlerId, mine);
+    let dropped = false;
+    for (const change of seen) {
+      const channel = change[2] === "*" ? "*" : channelName(change[2]);
+      if (!change[1]) mine.add(channel);
+      else {
+        dropped = true;
+        if (channel === "*") mine.clear();
+        else mine.delete(channel);
+      }
+    }
+    if (!dropped || db.isInTransaction()) return;
+    const stillWanted = new Set([...wanted.values()].flatMap((channels) => [...channels]));
+    for (const name of stillWanted) await db.exec(`listen "${name.replaceAll('"', '""')}"`);
+  }
+
+  return {
+    exchange(handlerId, message) {
+      const statement = statementOf(message);
+      const change = statement ? LISTEN_STATEMENT.exec(statement) : null;
+      if (change) changes.set(handlerId, [...(changes.get(handlerId) ?? []), change]);
+      const endsExchange = message[0] === 0x53 /* Sync */ || message[0] === 0x51 /* Query */;
+      let pending = new Uint8Array(0);
+      return {
+        output(data) {
+          // the backend's answer, cut into messages: type byte, then a length that counts itself
+          let chunk = pending.length ? concat(pending, data) : data;
+          while (chunk.length >= 5) {
+            const length = 1 + new DataView(chunk.buffer, chunk.byteOffset + 1, 4).getInt32(0);
+            if (chunk.length < length) break;
+            if (chunk[0] === 0x41 /* NotificationResponse */) forward(handlerId, chunk.slice(0, length));
+            chunk = chunk.subarray(length);
+          }
+          pending = chunk.slice();
+        },
+        async done() {
+          if (endsExchange) await apply(handlerId);
+        },
+      };
+    },
+    forget(handlerId) {
+      wanted.delete(handlerId);
+      changes.delete(handlerId);
+    },
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
 }

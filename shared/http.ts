@@ -39,6 +39,12 @@ export interface CallerEnv {
   clientAddress?: string;
   /** set when the entry could not hand the request on as it came: the app answers it in its own envelope */
   refusal?: EntryRefusal;
+  /**
+   * Upgrades the request to a WebSocket. Bound to the request the server entry received: Deno upgrades
+   * only that object, and the host's rewrites and functionRootUrl hand apps a copy. Absent when an
+   * app is called in-process (tests, one function handing a request to another).
+   */
+  upgradeWebSocket?: (options?: Deno.UpgradeWebSocketOptions) => { socket: WebSocket; response: Response };
 }
 
 /**
@@ -74,6 +80,7 @@ export function callerEnv(
   return {
     remoteAddr: info.remoteAddr,
     clientAddress: callerAddress(request, info.remoteAddr, config.trustedProxies),
+    upgradeWebSocket: (options) => Deno.upgradeWebSocket(request, options),
   };
 }
 

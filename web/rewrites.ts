@@ -49,6 +49,11 @@ export const REWRITES: Rewrite[] = [
   { from: "/cart", exact: true, fn: "storefront-api", to: "/cart" },
   { from: "/cart/", fn: "storefront-api", to: "/cart/" },
   { from: "/app", exact: true, fn: "storefront-api", to: "/app" },
+  // the support desk: {base_url}/api/desk is the install root a Chatwoot client is given (client API
+  // /api/desk/public/api/v1/..., application API /api/desk/api/v1/..., the widget's sdk.js and cable),
+  // and the panel page /support
+  { from: "/api/desk/", fn: "support-api", to: "/" },
+  { from: "/support", exact: true, fn: "support-api", to: "/support" },
 ];
 
 /** `:name` segments of an exact rule match one path segment each; answers them, or undefined. */

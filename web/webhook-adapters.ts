@@ -7,9 +7,10 @@ import type { WebhookAdapter } from "../shared/webhooks/dispatcher.ts";
 import { webhookAdapters as contentAdapters } from "../functions/content/webhook-adapter.ts";
 import { webhookAdapters as formsAdapters } from "../functions/forms-api/webhook-adapter.ts";
 import { webhookAdapters as schedulingAdapters } from "../functions/scheduling-api/webhook-adapter.ts";
+import { webhookAdapters as supportAdapters } from "../functions/support-api/webhook-adapter.ts";
 
 export function allWebhookAdapters(
   ctx: Pick<FunctionContext, "sql" | "clock" | "secrets">,
 ): Record<string, WebhookAdapter> {
-  return { ...contentAdapters(ctx), ...formsAdapters(ctx), ...schedulingAdapters(ctx) };
+  return { ...contentAdapters(ctx), ...formsAdapters(ctx), ...schedulingAdapters(ctx), ...supportAdapters(ctx) };
 }

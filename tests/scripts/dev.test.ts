@@ -191,6 +191,10 @@ test("task dev: banner, dev.json with a working key per kind and a JWT per role,
       body: JSON.stringify({ query: "{ shop { name } }" }),
     });
     assert.equal(typeof shop.body.data.shop.name, "string");
+    // the support key's maker is the demo support person, so the desk admits it (Chatwoot's header)
+    const profile = await call(`${base}/api/desk/api/v1/profile`, { headers: { api_access_token: state.keys.support } });
+    assert.equal(profile.status, 200, JSON.stringify(profile.body));
+    assert.equal(profile.body.email, state.people.support.email);
     for (const role of ROLES) {
       const me = await call(`${base}/api/scheduling/v2/me`, bearer(state.people[role].jwt));
       assert.equal(me.status, 200, `${role}: ${JSON.stringify(me.body)}`);
