@@ -28,6 +28,11 @@ export interface RuntimeConfig {
    * (TRUST_PROXY); 0, the default, keys per-address limits on the socket's peer and ignores the header.
    */
   trustedProxies: number;
+  /**
+   * The protocol server's handle domain (NETWORK_HANDLE_DOMAIN): members' handles are
+   * `<name>.<domain>`. Unset: the configuration's network.handleDomain, else the site's domain.
+   */
+  networkHandleDomain?: string;
 }
 
 export function readConfig(env: { get(name: string): string | undefined } = Deno.env): RuntimeConfig {
@@ -57,6 +62,7 @@ export function readConfig(env: { get(name: string): string | undefined } = Deno
     payments: readPaymentConfig(env),
     formsWebhookSecret: env.get("FORMS_WEBHOOK_SECRET") ?? undefined,
     trustedProxies,
+    networkHandleDomain: env.get("NETWORK_HANDLE_DOMAIN")?.trim().toLowerCase().replace(/^\./, "") || undefined,
   };
 }
 
