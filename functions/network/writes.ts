@@ -148,7 +148,7 @@ async function applyOne(
     }
     case FOLLOW:
     case BLOCK: {
-      const subject = await resolveActor(ctx.sql, String(record.subject), site.handleDomain);
+      const subject = await resolveActor(tx, String(record.subject), site.handleDomain);
       if (!subject) throw invalidRecord("The subject is not a member of this site.");
       if (subject.id === viewer.id) throw invalidRecord(`You cannot ${op.collection === FOLLOW ? "follow" : "block"} yourself.`);
       await insertSubjectPerson(tx, op.collection, viewer.id, stored, subject.id);
@@ -227,7 +227,7 @@ async function subjectPost(
 async function findPost(ctx: FunctionContext, tx: Tx, site: NetworkSite, uri: string | undefined): Promise<Subject> {
   const parts = parseRecordUri(uri, "subject.uri");
   if (parts.collection !== POST) return { missing: true };
-  const author = await resolveActor(ctx.sql, parts.repo, site.handleDomain);
+  const author = await resolveActor(tx, parts.repo, site.handleDomain);
   if (!author) return { missing: true };
   const messageId = messageIdOfKey(parts.rkey);
   if (messageId !== undefined) {
