@@ -15,7 +15,7 @@ export const PICTURE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/web
 export const VIDEO_TYPES = ["video/mp4", "video/webm", "video/quicktime"];
 export const PICTURE_BYTES = 10 * MB;
 export const VIDEO_BYTES = 100 * MB;
-const BLOB_SECRET = "network_blobs";
+export const BLOB_SECRET = "network_blobs";
 
 export function blobKey(personId: string, cid: string): string {
   return `${personId}/${cid}`;

@@ -8,7 +8,7 @@ import type { Call } from "../xrpc/method.ts";
 import { type ActorRow, actorsByIds } from "../store/reader/actors.ts";
 import { type PostRow, postsByIds } from "../store/reader/posts.ts";
 import type { FeedItem } from "../store/reader/feeds.ts";
-import { blobUrl } from "../blobs.ts";
+import { BLOB_SECRET, blobUrl } from "../blobs.ts";
 
 type Json = Record<string, unknown>;
 
@@ -285,6 +285,9 @@ export class Hydrator {
 }
 
 /** Runs a read as the reader, with a Hydrator over that reader's transaction. */
-export function read<T>(call: Call, fn: (h: Hydrator) => Promise<T>): Promise<T> {
-  return call.asReader((tx) => fn(new Hydrator(call, tx)));
+export async function read<T>(call: Call, fn: (h: Hydrator) => Promise<T>): Promise<T> {
+  // the signing secret is read (and cached) before the transaction opens: read inside it, it would need
+  // a second connection, which an embedded database gives only once the transaction has ended
+  await call.ctx.secrets.get(BLOB_SECRET);
+  return await call.asReader((tx) => fn(new Hydrator(call, tx)));
 }

@@ -1,7 +1,8 @@
 // What a read method is asked about, resolved for the reader: an actor by handle or DID, a post by its
 // at-uri, a page's cursor and limit. Whom the reader may not see is the same as nobody.
 import { AtUri } from "@atproto/syntax";
-import { resolveActor } from "../resolve.ts";
+import { nameFromDid, nameFromHandle } from "../identity.ts";
+import { visiblePersonOf } from "../store/reader/actors.ts";
 import { messageIdOfKey, POST } from "../records.ts";
 import { postIdOf } from "../store/reader/posts.ts";
 import { decodeFeedCursor, type FeedCursor } from "../store/reader/feeds.ts";
@@ -12,10 +13,16 @@ import type { Hydrator } from "./hydrate.ts";
 
 /** The member an actor parameter names, when the reader may see them (their row is then loaded). */
 export async function visibleActor(h: Hydrator, actor: string, options: { counts?: boolean } = {}): Promise<string | undefined> {
-  const member = await resolveActor(h.call.ctx.sql, actor, h.domain);
-  if (!member) return undefined;
-  await h.loadActors([member.id], options);
-  return h.actors.has(member.id) ? member.id : undefined;
+  const value = actor.trim();
+  const id = await visiblePersonOf(
+    h.tx,
+    value.startsWith("did:plc:")
+      ? { plcDid: value }
+      : { name: value.startsWith("did:") ? nameFromDid(value, h.domain) : nameFromHandle(value, h.domain) },
+  );
+  if (!id) return undefined;
+  await h.loadActors([id], options);
+  return h.actors.has(id) ? id : undefined;
 }
 
 export type PostRef =

@@ -41,8 +41,9 @@ export type AuthorFilter =
   | "posts_and_author_threads"
   | "posts_with_video";
 
-/** Neither muted by the reader nor on either side of a block with them. */
+/** Neither muted by the reader nor on either side of a block with them (anybody is, to an anonymous reader). */
 function welcome(db: Db, me: string | null, person: ReturnType<Db>) {
+  if (!me) return db`true`;
   return db`not exists (select 1 from public.community_mutes m where m.person_id = ${me}::uuid and m.subject_id = ${person})
     and not exists (select 1 from public.community_blocks b
       where (b.author_id = ${me}::uuid and b.subject_id = ${person}) or (b.author_id = ${person} and b.subject_id = ${me}::uuid))`;
@@ -113,7 +114,7 @@ export async function authorFeedPage(
        from public.community_reposts r join public.community_posts p on p.id = r.post_id, cur
        where ${withReposts} and r.author_id = ${author}::uuid
          and (r.indexed_at, 'r', r.id) < (cur.at, ${c.kind}::text, ${c.id}::bigint)
-         and (${me}::uuid is null or ${welcome(db, me, db`p.author_id`)})
+         and ${welcome(db, me, db`p.author_id`)}
        order by r.indexed_at desc, r.id desc limit ${take})
     )
     select kind, item_id, post_id, by_id, at, (extract(epoch from at) * 1000000)::bigint as at_us

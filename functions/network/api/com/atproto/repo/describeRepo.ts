@@ -18,7 +18,7 @@ export default method("com.atproto.repo.describeRepo", { auth: "optional", apps:
       handle: handleOf(actor, h.domain),
       did: didOf(actor, h.domain),
       didDoc: memberDidDocument(actor, h.domain, call.site.origin),
-      collections: [PROFILE, ...await collectionsOf(h.tx, person)].sort(),
+      collections: [...(actor.network_profile ? [PROFILE] : []), ...await collectionsOf(h.tx, person)].sort(),
       handleIsCorrect: true,
     };
   }));
