@@ -37,6 +37,8 @@ export interface CallerEnv {
   remoteAddr?: Deno.NetAddr;
   /** the caller's address as the entry decided it (callerAddress) */
   clientAddress?: string;
+  /** Upgrades the caller's original request to a WebSocket (a copied Request cannot be upgraded). */
+  upgradeWebSocket?: () => { socket: WebSocket; response: Response };
 }
 
 /**
@@ -65,6 +67,7 @@ export function callerEnv(
   return {
     remoteAddr: info.remoteAddr,
     clientAddress: callerAddress(request, info.remoteAddr, config.trustedProxies),
+    upgradeWebSocket: () => Deno.upgradeWebSocket(request),
   };
 }
 

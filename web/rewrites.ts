@@ -57,6 +57,8 @@ export const REWRITES: Rewrite[] = [
   { from: "/account/network", exact: true, fn: "network", to: "/account/network" },
   { from: "/account/network/", fn: "network", to: "/account/network/" },
   { from: "/network/blob/", fn: "network", to: "/blob/" },
+  { from: "/network/join", exact: true, fn: "network", to: "/network/join" },
+  { from: "/network/leave", exact: true, fn: "network", to: "/network/leave" },
 ];
 
 /** `:name` segments of an exact rule match one path segment each; answers them, or undefined. */

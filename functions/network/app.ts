@@ -6,6 +6,8 @@
 //   GET /blob/<member id>/<cid>         a picture or video behind an address signed for one hour
 //   GET /account/network                the account page: app passwords (the site's session)
 //   GET /account/network/me, POST /account/network/sign-out-everywhere
+//   GET /xrpc/com.atproto.sync.subscribeRepos   the event stream (WebSocket), federation/firehose.ts
+//   POST /network/join|leave, POST /internal/project|crawl, GET /internal/firehose   routes/federation.ts
 //
 // The host maps /xrpc/*, /.well-known/atproto-did, /.well-known/did.json, /account/network and
 // /network/* here (web/rewrites.ts); the function also answers at /functions/v1/network/...
@@ -14,7 +16,9 @@ import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
 import { openCors } from "../../shared/http.ts";
 import { methodTable } from "./api/index.ts";
+import { NSID as SUBSCRIBE_REPOS, subscribeRepos } from "./api/com/atproto/sync/subscribeRepos.ts";
 import { accountRoutes } from "./routes/account.ts";
+import { federationRoutes } from "./routes/federation.ts";
 import { blobRoute } from "./routes/blob.ts";
 import { atprotoDid, didJson } from "./routes/well-known.ts";
 import { xrpcHandler } from "./xrpc/dispatch.ts";
@@ -35,10 +39,12 @@ export function createNetworkApp(ctx: FunctionContext): Hono {
     throw new XrpcError(404, "NotFound", "No such route in the protocol server.");
   });
 
+  app.get(`/xrpc/${SUBSCRIBE_REPOS}`, subscribeRepos(ctx));
   app.all("/xrpc/:nsid", xrpcHandler(ctx, methodTable()));
   app.get("/.well-known/atproto-did", atprotoDid(ctx));
   app.get("/.well-known/did.json", didJson(ctx));
   app.get("/blob/:person/:cid", blobRoute(ctx));
   app.route("/account/network", accountRoutes(ctx));
+  app.route("/", federationRoutes(ctx));
   return app;
 }

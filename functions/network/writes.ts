@@ -4,6 +4,8 @@
 import { TID } from "@atproto/common-web";
 import type { FunctionContext } from "../../shared/context.ts";
 import type { Tx } from "../../shared/db.ts";
+import { firehoseOf } from "./federation/hub.ts";
+import { projectQueuedOf } from "./federation/project.ts";
 import { atUri } from "./identity.ts";
 import {
   BLOCK,
@@ -82,6 +84,9 @@ export async function applyWrites(
       }
       const results: WriteResult[] = [];
       for (const op of ops) results.push(await applyOne(ctx, tx, site, viewer, op, options.now));
+      // a joined member's write becomes a signed commit of their repository in this same transaction
+      const projected = await projectQueuedOf(ctx.config, tx, site, viewer.id, options.now);
+      if (projected) return { results, commit: projected };
       const rev = TID.nextStr(head.rev);
       const commit = {
         rev,
@@ -89,6 +94,9 @@ export async function applyWrites(
       };
       await saveRepoHead(tx, viewer.id, commit, options.now);
       return { results, commit };
+    }).then((outcome) => {
+      firehoseOf(ctx).poke();
+      return outcome;
     }) as WriteOutcome;
   } catch (error) {
     // a second like, repost, follow or block of the same subject

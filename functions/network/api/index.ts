@@ -18,6 +18,12 @@ import resolveHandle from "./com/atproto/identity/resolveHandle.ts";
 import revokeAppPassword from "./com/atproto/server/revokeAppPassword.ts";
 import updateHandle from "./com/atproto/identity/updateHandle.ts";
 import uploadBlob from "./com/atproto/repo/uploadBlob.ts";
+import syncGetBlob from "./com/atproto/sync/getBlob.ts";
+import syncGetLatestCommit from "./com/atproto/sync/getLatestCommit.ts";
+import syncGetRecord from "./com/atproto/sync/getRecord.ts";
+import syncGetRepo from "./com/atproto/sync/getRepo.ts";
+import syncGetRepoStatus from "./com/atproto/sync/getRepoStatus.ts";
+import syncListRepos from "./com/atproto/sync/listRepos.ts";
 import actorGetPreferences from "./app/bsky/actor/getPreferences.ts";
 import actorGetProfile from "./app/bsky/actor/getProfile.ts";
 import actorGetProfiles from "./app/bsky/actor/getProfiles.ts";
@@ -75,6 +81,13 @@ export const METHODS: Method[] = [
   listAppPasswords,
   refreshSession,
   revokeAppPassword,
+  // com.atproto.sync (federation; the stream itself is routed in app.ts)
+  syncGetBlob,
+  syncGetLatestCommit,
+  syncGetRecord,
+  syncGetRepo,
+  syncGetRepoStatus,
+  syncListRepos,
   // app.bsky.* (reads: 13b)
   // app.bsky.actor
   actorGetPreferences,
