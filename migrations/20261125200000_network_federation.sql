@@ -49,6 +49,8 @@ grant all on public.network_repo_records to service_role;
 
 -- The event stream. Numbers are taken under one transaction lock (network_next_seq), so they are
 -- visible in the order they were given: a reader that saw n never later finds a smaller one appear.
+-- (It replaces the placeholder of network_sessions, which held nothing yet: the bodies are DAG-CBOR.)
+drop table public.network_seq;
 create table public.network_seq (
   seq bigint primary key,
   did text not null,
@@ -59,6 +61,7 @@ create table public.network_seq (
 );
 create sequence public.network_seq_numbers as bigint;
 alter table public.network_seq enable row level security;
+create index network_seq_did on public.network_seq (did, seq);
 revoke all on public.network_seq from anon, authenticated;
 grant all on public.network_seq to service_role;
 grant usage on sequence public.network_seq_numbers to service_role;
