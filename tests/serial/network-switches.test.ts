@@ -8,6 +8,7 @@ import { testHost } from "../helpers/host.ts";
 import { withSettings } from "../helpers/site-settings.ts";
 import { newMember, signedIn } from "../helpers/network.ts";
 import { xrpc } from "../helpers/lexicon.ts";
+import { mintPersonJwt } from "../../shared/people.ts";
 
 const host = await testHost();
 
@@ -50,5 +51,48 @@ test("network module off: every method, describeServer included, answers 501 Met
       assert.deepEqual([res.status, res.body.error], [501, "MethodNotImplemented"], nsid);
     }
     await assert.rejects(agent.getProfile({ actor: m.did }), (e: any) => e.status === 501);
+  });
+});
+
+test("network.apps off: refresh, app passwords, record writes and uploads are 403 too; the account page still lists", async () => {
+  const member = await newMember(host.ctx.sql, "ao");
+  const session = await xrpc(host.baseUrl, "com.atproto.server.createSession", {
+    input: { identifier: member.handle, password: member.password },
+  });
+  assert.equal(session.status, 200);
+  const site = await mintPersonJwt(await host.ctx.secrets.get("jwt"), {
+    id: member.id,
+    email: `${member.username}@example.test`,
+    role: "member",
+  });
+  await withSettings((config) => (config.network = { ...config.network, apps: false }), async () => {
+    const calls: [string, { input?: unknown; token?: string; method?: "GET" | "POST" }][] = [
+      ["com.atproto.server.refreshSession", { token: session.body.refreshJwt, method: "POST" }],
+      ["com.atproto.server.createAppPassword", { token: site, input: { name: "phone" } }],
+      ["com.atproto.repo.createRecord", {
+        token: session.body.accessJwt,
+        input: { repo: member.did, collection: "app.bsky.feed.post", record: { text: "x", createdAt: new Date().toISOString() } },
+      }],
+      ["com.atproto.repo.uploadBlob", { token: session.body.accessJwt, method: "POST" }],
+    ];
+    for (const [nsid, options] of calls) {
+      const res = await xrpc(host.baseUrl, nsid, options);
+      assert.equal(res.status, 403, nsid);
+      assert.deepEqual(res.body, { error: "Forbidden", message: "This site does not let other apps sign in." }, nsid);
+    }
+    // the member still sees and revokes their app passwords on the account page
+    const listed = await xrpc(host.baseUrl, "com.atproto.server.listAppPasswords", { token: site });
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body.passwords.map((p: { name: string }) => p.name), ["tests"]);
+  });
+});
+
+test("the network module off: the well-known paths and the account page answer 501 too", async () => {
+  await withSettings((_config, modules) => (modules.network = false), async () => {
+    for (const path of ["/.well-known/did.json", "/.well-known/atproto-did", "/account/network"]) {
+      const res = await fetch(`${host.baseUrl}${path}`);
+      assert.equal(res.status, 501, path);
+      assert.equal((await res.json()).error, "MethodNotImplemented", path);
+    }
   });
 });
