@@ -21,6 +21,7 @@ import { sweepCarts } from "../functions/storefront-api/store.ts";
 import { startCartSweep } from "../functions/storefront-api/sweep.ts";
 import { readSiteConfigFile } from "../shared/site/content-dir.ts";
 import { demoSignIn, loadSiteCommunity } from "../functions/network/demo.ts";
+import { CRAWL_AT_UTC, crawlDaily, projectorLoop } from "../functions/network/federation/projector.ts";
 import { dataDir, type DevState, devStateFile, readDevState, runCli } from "./cli.ts";
 
 async function keyStillValid(
@@ -139,6 +140,17 @@ await runCli(async () => {
     listen: embedded ? false : undefined,
   });
   pusher.start();
+  // Federation (network.federation open): what the admin or SQL changes of joined members' public rows
+  // becomes commits of their repositories (the directory is NETWORK_PLC_URL, the relay NETWORK_RELAY_URL
+  // or network.relay), and the daily requestCrawl to the relay
+  const projector = projectorLoop(ctx, { listen: embedded ? false : undefined });
+  projector.start();
+  const dailyCrawl = startDaily({
+    at: CRAWL_AT_UTC,
+    clock: ctx.clock,
+    run: () => crawlDaily(ctx),
+    onError: (error) => console.error("network crawl:", error),
+  });
   // the daily upload sweep at 04:50 UTC, which pg_cron runs where deployed (migration 036)
   const uploadSweep = startDaily({
     at: SWEEP_AT_UTC,
@@ -156,6 +168,8 @@ await runCli(async () => {
 
   const stop = async () => {
     uploadSweep.stop();
+    dailyCrawl.stop();
+    await projector.stop();
     cartSweep.stop();
     clearInterval(meetingSweep);
     await dispatcher.stop();

@@ -3,7 +3,12 @@ import { createContext } from "../../shared/context.ts";
 import { readConfig } from "../../shared/config.ts";
 import { callerEnv, stripFunctionPrefix } from "../../shared/http.ts";
 import { createNetworkApp } from "./app.ts";
+import { projectorLoop } from "./federation/projector.ts";
 
 const config = readConfig();
-const app = createNetworkApp(createContext(config));
+const ctx = createContext(config);
+const app = createNetworkApp(ctx);
+// changes made outside the API (the admin, SQL) of joined members become commits; where the runtime
+// sleeps between requests, the database's scheduler calls POST /internal/project instead
+projectorLoop(ctx).start();
 Deno.serve((request, info) => app.fetch(stripFunctionPrefix("network", request), callerEnv(request, info, config)));

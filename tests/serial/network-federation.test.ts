@@ -286,7 +286,41 @@ test("federation: join with did:plc, signed commits from the tables, sync verifi
         assert.equal(after.data_cid, head.data_cid);
       });
 
+      await t.step("a new username goes to the directory and out as #identity; a suspension as #account", async () => {
+        const renamed = `${mira.username.slice(0, 24)}x`;
+        await sql`update public.profiles set username = ${renamed} where id = ${mira.id}`;
+        try {
+          const drained = await post("/functions/v1/network/internal/project", await serviceKey(ctx));
+          assert.equal(drained.status, 200);
+          await drained.body?.cancel();
+          const handle = `${renamed}.demo.sitewire.dev`;
+          const doc = await (await fetch(`${plcUrl}/${did}/data`)).json();
+          assert.deepEqual(doc.alsoKnownAs, [`at://${handle}`]);
+          const identity = await early.until((f) => f.header.t === "#identity" && f.body.handle === handle);
+          assert.equal(identity.body.did, did);
+        } finally {
+          await sql`update public.profiles set username = ${mira.username} where id = ${mira.id}`;
+          await (await post("/functions/v1/network/internal/project", await serviceKey(ctx))).body?.cancel();
+        }
+        await sql`update public.profiles set suspended_at = now() where id = ${mira.id}`;
+        try {
+          await (await post("/functions/v1/network/internal/project", await serviceKey(ctx))).body?.cancel();
+          const down = await early.until((f) => f.header.t === "#account" && f.body.status === "takendown");
+          assert.equal(down.body.active, false);
+        } finally {
+          await sql`update public.profiles set suspended_at = null where id = ${mira.id}`;
+          await (await post("/functions/v1/network/internal/project", await serviceKey(ctx))).body?.cancel();
+        }
+      });
+
       await t.step("getRepoStatus, listRepos and getRepo?since", async () => {
+        const latest = await (await get("com.atproto.sync.getLatestCommit", { did })).json();
+        const whole = await verifyRepoCar(new Uint8Array(await (await get("com.atproto.sync.getRepo", { did })).arrayBuffer()), did, didKey);
+        assert.equal(whole.commit.rev, latest.rev);
+        const since = new Uint8Array(await (await get("com.atproto.sync.getRepo", { did, since: latest.rev })).arrayBuffer());
+        const { root, blocks } = await readCarWithRoot(since);
+        assert.equal(root.toString(), latest.cid);
+        assert.equal(blocks.size, 0, "nothing was written after the head's own rev");
         const status = await (await get("com.atproto.sync.getRepoStatus", { did })).json();
         assert.equal(status.active, true);
         const list = await (await get("com.atproto.sync.listRepos", { limit: "1000" })).json();
@@ -324,7 +358,7 @@ test("federation: join with did:plc, signed commits from the tables, sync verifi
         await left.body?.cancel();
         const gone = await get("com.atproto.sync.getLatestCommit", { did });
         assert.equal((await gone.json()).error, "RepoDeactivated");
-        const announced = await early.until((f) => f.header.t === "#account" && f.body.active === false);
+        const announced = await early.until((f) => f.header.t === "#account" && f.body.status === "deactivated");
         assert.equal(announced.body.status, "deactivated");
         const back = await post("/network/join", await siteJwt(mira));
         assert.equal((await back.json()).did, did);

@@ -7,6 +7,7 @@ import { claimQueued } from "../store/repo.ts";
 import { networkSite } from "../xrpc/dispatch.ts";
 import type { NetworkSite } from "../xrpc/method.ts";
 import { firehoseOf } from "./hub.ts";
+import { requestCrawl } from "./relay.ts";
 import { type Head, project } from "./project.ts";
 import { federationOf } from "./settings.ts";
 
@@ -47,4 +48,14 @@ export function projectorLoop(ctx: FunctionContext, options: { listen?: false } 
       return (await drainProjections(ctx, site, 50)) === 50;
     },
   });
+}
+
+/** The daily requestCrawl (pg_cron may call POST /internal/crawl instead where deployed). */
+export const CRAWL_AT_UTC = { hour: 5, minute: 10 };
+
+export async function crawlDaily(ctx: FunctionContext): Promise<void> {
+  const site = await networkSite(ctx);
+  if (!site) return;
+  const federation = federationOf(ctx.config, site);
+  if (federation.open && federation.relayUrl) await requestCrawl(ctx, federation.relayUrl);
 }
