@@ -18,7 +18,8 @@ import {
 import { decode } from "@atproto/lex-cbor";
 import { type Cid, parseCid } from "@atproto/lex-data";
 import { jsonToLex } from "@atproto/lexicon";
-import { Secp256k1Keypair } from "@atproto/crypto";
+import { Secp256k1Keypair, verifySignature } from "@atproto/crypto";
+import { fromBase64url } from "../../shared/ids.ts";
 import { test } from "../helpers/test.ts";
 import { testSql } from "../helpers/db.ts";
 import { newMember, signedIn, type TestMember } from "../helpers/network.ts";
@@ -139,6 +140,46 @@ test("federation: join with did:plc, signed commits from the tables, sync verifi
   const get = (nsid: string, params: Record<string, string>) =>
     fetch(`${baseUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`);
 
+  // A relay that records the crawl requests it gets, and an app view that verifies each service token as
+  // @atproto/xrpc-server's verifyJwt does (the issuer's key from its DID document at the directory, aud,
+  // lxm, exp) and answers lexicon-valid bodies about somebody elsewhere.
+  const crawls: { hostname: string }[] = [];
+  const relayPort = freePort();
+  const relay = Deno.serve({ port: relayPort, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    crawls.push(await request.json());
+    return Response.json({});
+  });
+  const appviewPort = freePort();
+  const appviewDid = `did:web:localhost%3A${appviewPort}`;
+  const asked: { iss: string; lxm: string; path: string }[] = [];
+  const elsewhereDid = "did:plc:ewvi7nxzyoun6zhxrhs64oiz";
+  const elsewherePost = {
+    uri: `at://${elsewhereDid}/app.bsky.feed.post/3l6oveex3ii2l`,
+    cid: "bafyreihq3gvh5tdp7ki3dsovqpq4xzbqcgcs3qjdktgh2upaxtqoyzj4xe",
+    author: { did: elsewhereDid, handle: "alice.elsewhere.test" },
+    record: { $type: "app.bsky.feed.post", text: "from elsewhere", createdAt: "2030-01-01T00:00:00.000Z" },
+    indexedAt: "2030-01-01T00:00:00.000Z",
+  };
+  const appview = Deno.serve({ port: appviewPort, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    const url = new URL(request.url);
+    const nsid = url.pathname.replace("/xrpc/", "");
+    const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+    const [h, p, sig] = token.split(".");
+    const header = JSON.parse(new TextDecoder().decode(fromBase64url(h)));
+    const claims = JSON.parse(new TextDecoder().decode(fromBase64url(p)));
+    const doc = await (await fetch(`${plcUrl}/${claims.iss}/data`)).json();
+    const good = header.alg === "ES256K" && claims.aud === appviewDid && claims.lxm === nsid &&
+      claims.exp > Date.now() / 1000 &&
+      await verifySignature(doc.verificationMethods.atproto, new TextEncoder().encode(`${h}.${p}`), fromBase64url(sig));
+    if (!good) return Response.json({ error: "AuthenticationRequired", message: "bad service token" }, { status: 401 });
+    asked.push({ iss: claims.iss, lxm: claims.lxm, path: url.pathname + url.search });
+    if (nsid === "app.bsky.actor.getProfile") {
+      return Response.json({ did: elsewhereDid, handle: "alice.elsewhere.test", displayName: "Alice" });
+    }
+    if (nsid === "app.bsky.feed.getTimeline") return Response.json({ feed: [{ post: elsewherePost }] });
+    return Response.json({ error: "MethodNotImplemented" }, { status: 501 });
+  });
+
   const mira = await newMember(sql, "fed");
   try {
     await t.step("a closed site refuses joining and sync", async () => {
@@ -151,7 +192,13 @@ test("federation: join with did:plc, signed commits from the tables, sync verifi
     });
 
     await withSettings((c) => {
-      c.network = { ...(c.network ?? {}), federation: "open", apps: true };
+      c.network = {
+        ...(c.network ?? {}),
+        federation: "open",
+        apps: true,
+        relay: `http://127.0.0.1:${relayPort}`,
+        appview: { url: `http://127.0.0.1:${appviewPort}`, did: appviewDid },
+      };
     }, async () => {
       const early = consumer(baseUrl, 0);
       let did = "";
@@ -186,6 +233,46 @@ test("federation: join with did:plc, signed commits from the tables, sync verifi
         // identity answers the did:plc from now on
         const resolved = await get("com.atproto.identity.resolveHandle", { handle: mira.handle });
         assert.equal((await resolved.json()).did, did);
+      });
+
+      await t.step("joining asks the relay to crawl the site; the operator sees its answer", async () => {
+        assert.deepEqual(crawls, [{ hostname: `localhost:${port}` }]);
+        const view = await (await fetch(`${baseUrl}/functions/v1/network/internal/firehose`, {
+          headers: { authorization: `Bearer ${await serviceKey(ctx)}` },
+        })).json();
+        assert.equal(view.lastCrawl.status, 200);
+        const daily = await post("/functions/v1/network/internal/crawl", await serviceKey(ctx));
+        assert.equal(daily.status, 200);
+        await daily.body?.cancel();
+        assert.equal(crawls.length, 2);
+      });
+
+      await t.step("a read about somebody elsewhere is asked of the app view with the member's service token", async () => {
+        const agent = await signedIn(baseUrl, mira);
+        const profile = await agent.getProfile({ actor: "alice.elsewhere.test" });
+        assert.equal(profile.data.did, elsewhereDid);
+        assert.deepEqual(asked.map((a) => [a.iss, a.lxm]), [[did, "app.bsky.actor.getProfile"]]);
+        // a member of the site is still answered by the site
+        const own = await agent.getProfile({ actor: mira.handle });
+        assert.equal(own.data.did, did);
+        assert.equal(asked.length, 1);
+        // getTimeline's first page merges the app view's items with the site's own
+        const timeline = await agent.getTimeline({});
+        assert.ok(timeline.data.feed.some((i) => i.post.uri === elsewherePost.uri));
+        assert.equal(asked.at(-1)!.lxm, "app.bsky.feed.getTimeline");
+      });
+
+      await t.step("a member who has not joined is refused with the reason", async () => {
+        const other = await newMember(sql, "stay");
+        const agent = await signedIn(baseUrl, other);
+        const res = await fetch(`${baseUrl}/xrpc/app.bsky.actor.getProfile?actor=alice.elsewhere.test`, {
+          headers: { authorization: `Bearer ${agent.session!.accessJwt}` },
+        });
+        assert.equal(res.status, 403);
+        assert.match((await res.json()).message, /Join the wider network/);
+        const anonymous = await fetch(`${baseUrl}/xrpc/app.bsky.actor.getProfile?actor=alice.elsewhere.test`);
+        assert.equal(anonymous.status, 401);
+        await anonymous.body?.cancel();
       });
 
       await t.step("the stream announces the member: #identity, #account, then the genesis commit", async () => {
@@ -402,5 +489,7 @@ test("federation: join with did:plc, signed commits from the tables, sync verifi
     controller.abort();
     await server.finished;
     await plc.destroy();
+    await relay.shutdown();
+    await appview.shutdown();
   }
 });

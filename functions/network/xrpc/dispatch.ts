@@ -6,6 +6,7 @@ import type { FunctionContext } from "../../../shared/context.ts";
 import { clientAddress } from "../../../shared/http.ts";
 import { moduleOn, readSiteSettings } from "../../../shared/site.ts";
 import { authenticate } from "../auth.ts";
+import { mergedFirstPage, remoteRead } from "../federation/appview.ts";
 import { handleDomainOf, siteDidOf } from "../identity.ts";
 import { forbidden, invalidRequest, methodNotImplemented } from "./errors.ts";
 import type { Call, Method, NetworkSite, Viewer } from "./method.ts";
@@ -58,7 +59,10 @@ export function xrpcHandler(ctx: FunctionContext, methods: Map<string, Method>) 
       request,
       clientAddress: clientAddress(c),
     };
-    const output = await method.handle(call);
+    // about somebody elsewhere: the app view answers, asked as the member (federation/appview.ts)
+    const remote = await remoteRead(call);
+    if (remote) return remote;
+    const output = await mergedFirstPage(call, await method.handle(call));
     if (output instanceof Response) return output;
     if (output === undefined) return c.body(null, 200);
     return c.json(output as Record<string, unknown>, 200);
