@@ -4,7 +4,7 @@ import type { FunctionContext } from "../../shared/context.ts";
 import { bearerToken } from "../../shared/http.ts";
 import { verifyPersonToken } from "../../shared/people.ts";
 import { didOf, handleOf } from "./identity.ts";
-import { memberById } from "./store/people.ts";
+import { memberById, type MemberRow } from "./store/people.ts";
 import { sessionByHash } from "./store/sessions.ts";
 import { protocolTokenKind, signedByUs, tokenHash, type TokenKind } from "./tokens.ts";
 import { authRequired, expiredToken, invalidToken } from "./xrpc/errors.ts";
@@ -55,14 +55,7 @@ async function protocolViewer(
   }
   const member = await memberById(ctx.sql, session.person_id);
   if (!member || member.suspended_at) throw authRequired("Token has been revoked");
-  return {
-    id: member.id,
-    did: didOf(member, site.handleDomain),
-    handle: handleOf(member, site.handleDomain),
-    via: "app",
-    sessionId: session.id,
-    appPasswordId: session.app_password_id,
-  };
+  return viewerOf(member, site, { via: "app", sessionId: session.id, appPasswordId: session.app_password_id });
 }
 
 async function siteViewer(ctx: FunctionContext, site: NetworkSite, token: string): Promise<Viewer> {
@@ -70,10 +63,9 @@ async function siteViewer(ctx: FunctionContext, site: NetworkSite, token: string
   if (!claims) throw authRequired("Token could not be verified");
   const member = await memberById(ctx.sql, claims.sub);
   if (!member || member.suspended_at) throw authRequired("No member of this site has that token");
-  return {
-    id: member.id,
-    did: didOf(member, site.handleDomain),
-    handle: handleOf(member, site.handleDomain),
-    via: "site",
-  };
+  return viewerOf(member, site, { via: "site" });
+}
+
+function viewerOf(member: MemberRow, site: NetworkSite, how: Pick<Viewer, "via" | "sessionId" | "appPasswordId">): Viewer {
+  return { id: member.id, did: didOf(member, site.handleDomain), handle: handleOf(member, site.handleDomain), ...how };
 }

@@ -83,7 +83,7 @@ export async function applyWrites(
         throw invalidSwap(`Commit was at ${head.cid}`);
       }
       const results: WriteResult[] = [];
-      for (const op of ops) results.push(await applyOne(ctx, tx, site, viewer, op, options.now));
+      for (const op of ops) results.push(await applyOne(tx, site, viewer, op, options.now));
       // a joined member's write becomes a signed commit of their repository in this same transaction
       const projected = await projectQueuedOf(ctx.config, tx, site, viewer.id, options.now);
       if (projected) return { results, commit: projected };
@@ -108,7 +108,6 @@ export async function applyWrites(
 }
 
 async function applyOne(
-  ctx: FunctionContext,
   tx: Tx,
   site: NetworkSite,
   viewer: Viewer,
@@ -142,10 +141,10 @@ async function applyOne(
   const stored: Stored = { rkey, cid, record, createdAt, now };
   switch (op.collection) {
     case POST:
-      return await writePost(ctx, tx, site, viewer, stored, op.action);
+      return await writePost(tx, site, viewer, stored, op.action);
     case LIKE:
     case REPOST: {
-      const subject = await subjectPost(ctx, tx, site, (record.subject as { uri?: string })?.uri);
+      const subject = await subjectPost(tx, site, (record.subject as { uri?: string })?.uri);
       if ("messageId" in subject) {
         if (op.collection === REPOST) throw invalidRecord("A space's post cannot be reposted.");
         await insertHeart(tx, viewer.id, subject.messageId, rkey, now);
@@ -167,7 +166,6 @@ async function applyOne(
 }
 
 async function writePost(
-  ctx: FunctionContext,
   tx: Tx,
   site: NetworkSite,
   viewer: Viewer,
@@ -178,7 +176,7 @@ async function writePost(
   const media = mediaOf(record.embed);
   await checkBlobs(tx, viewer.id, [...media.pictures, ...(media.video ? [media.video] : [])]);
   const reply = record.reply as { root?: { uri?: string }; parent?: { uri?: string } } | undefined;
-  const parent = reply ? await subjectPost(ctx, tx, site, reply.parent?.uri, { missing: "ok" }) : undefined;
+  const parent = reply ? await subjectPost(tx, site, reply.parent?.uri, { missing: "ok" }) : undefined;
   if (parent && "messageId" in parent) {
     // an answer to a space's post becomes a reply in that room
     const message = await messageOf(tx, parent.messageId);
@@ -195,9 +193,9 @@ async function writePost(
     );
     return { action, uri: atUri(viewer.did, POST, spaceMessageKey(id)), cid: await recordCid(shown) };
   }
-  const root = reply ? await subjectPost(ctx, tx, site, reply.root?.uri, { missing: "ok" }) : undefined;
+  const root = reply ? await subjectPost(tx, site, reply.root?.uri, { missing: "ok" }) : undefined;
   const quoted = quotedUri(record.embed);
-  const quote = quoted ? await subjectPost(ctx, tx, site, quoted, { missing: "ok" }) : undefined;
+  const quote = quoted ? await subjectPost(tx, site, quoted, { missing: "ok" }) : undefined;
   await insertPost(tx, viewer.id, stored, {
     text: String(record.text ?? ""),
     facets: record.facets,
@@ -218,13 +216,12 @@ type Subject = { postId: number } | { messageId: number } | { missing: true };
  * needs it to be here; a reply or quote of something not here (gone, or elsewhere) keeps only its record.
  */
 async function subjectPost(
-  ctx: FunctionContext,
   tx: Tx,
   site: NetworkSite,
   uri: string | undefined,
   options: { missing?: "ok" } = {},
 ): Promise<{ postId: number } | { messageId: number }> {
-  const found = await findPost(ctx, tx, site, uri);
+  const found = await findPost(tx, site, uri);
   if ("missing" in found) {
     if (options.missing === "ok") return found as never;
     throw invalidRecord("The subject is not a post on this site.");
@@ -232,7 +229,7 @@ async function subjectPost(
   return found;
 }
 
-async function findPost(ctx: FunctionContext, tx: Tx, site: NetworkSite, uri: string | undefined): Promise<Subject> {
+async function findPost(tx: Tx, site: NetworkSite, uri: string | undefined): Promise<Subject> {
   const parts = parseRecordUri(uri, "subject.uri");
   if (parts.collection !== POST) return { missing: true };
   const author = await resolveActor(tx, parts.repo, site.handleDomain);

@@ -1,15 +1,10 @@
 // The SQL of a member's writes (service role; the community triggers still refuse what the spec says).
 // One call's writes run in one transaction, holding the member's repository head row.
 import type { Db, Tx } from "../../../shared/db.ts";
+// one map of collection to table for reads and writes
+import { RECORD_TABLES as TABLES, type TableCollection } from "./reader/records.ts";
 
-const TABLES = {
-  "app.bsky.feed.post": "community_posts",
-  "app.bsky.feed.like": "community_likes",
-  "app.bsky.feed.repost": "community_reposts",
-  "app.bsky.graph.follow": "community_follows",
-  "app.bsky.graph.block": "community_blocks",
-} as const;
-export type TableCollection = keyof typeof TABLES;
+export type { TableCollection };
 
 export interface RepoHead {
   rev: string;

@@ -3,7 +3,8 @@
 import type { Context } from "hono";
 import { lexicons } from "@atproto/api";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { clientAddress } from "../../../shared/http.ts";
+import { clientAddress, readJsonObject } from "../../../shared/http.ts";
+import { jsonPathText, jsonProblem, unstorableParameter } from "../../../shared/input-text.ts";
 import { moduleOn, readSiteSettings } from "../../../shared/site.ts";
 import { authenticate } from "../auth.ts";
 import { mergedFirstPage, remoteRead } from "../federation/appview.ts";
@@ -46,11 +47,17 @@ export function xrpcHandler(ctx: FunctionContext, methods: Map<string, Method>) 
     if (method.apps && !appsAllowed(site)) throw forbidden(APPS_OFF_MESSAGE);
     const now = ctx.clock.now();
     const request = c.req.raw;
+    const url = new URL(request.url);
+    const badParameter = unstorableParameter(url);
+    if (badParameter !== undefined) throw invalidRequest(`${badParameter} holds characters that cannot be kept.`);
+    const input = expected === "POST" && !method.rawBody ? await readJsonObject(request, invalidRequest) : undefined;
+    const problem = input ? jsonProblem(input) : undefined;
+    if (problem) throw invalidRequest(`${jsonPathText(problem.path) || "The body"} ${problem.why}.`);
     const viewer = await authenticate(ctx, site, request, method.auth, now);
     const call: Call = {
       nsid,
-      params: queryParams(new URL(request.url)),
-      input: expected === "POST" && !method.rawBody ? await jsonInput(request) : undefined,
+      params: queryParams(url),
+      input,
       viewer,
       asReader: (fn) => asReader(ctx, viewer, fn),
       ctx,
@@ -82,21 +89,6 @@ function queryParams(url: URL): Record<string, string | string[]> {
     params[key] = values.length > 1 ? values : values[0];
   }
   return params;
-}
-
-async function jsonInput(request: Request): Promise<Record<string, unknown> | undefined> {
-  const text = await request.text();
-  if (text.trim() === "") return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw invalidRequest("The body is not valid JSON.");
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw invalidRequest("The body must be a JSON object.");
-  }
-  return body as Record<string, unknown>;
 }
 
 /**

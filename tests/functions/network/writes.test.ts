@@ -349,3 +349,17 @@ test("a space's post: a like becomes a heart, an answer a reply in the room, a r
   const [gone] = await sql`select count(*)::int as n from public.community_reactions where person_id = ${m.id}`;
   assert.equal(gone.n, 0);
 });
+
+test("text Postgres cannot keep (a NUL, a lone surrogate) is InvalidRequest at the door, never a 500", async () => {
+  const { m, agent } = await member("nu");
+  const res = await fetch(`${host.baseUrl}/xrpc/com.atproto.repo.createRecord`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${agent.session!.accessJwt}`, "content-type": "application/json" },
+    body: `{"repo":"${m.did}","collection":"app.bsky.feed.post","record":{"text":"a\\u0000b","createdAt":"${new Date().toISOString()}"}}`,
+  });
+  assert.equal(res.status, 400);
+  assert.equal((await res.json()).error, "InvalidRequest");
+  const param = await fetch(`${host.baseUrl}/xrpc/com.atproto.identity.resolveHandle?handle=a%00b`);
+  assert.equal(param.status, 400);
+  assert.equal((await param.json()).error, "InvalidRequest");
+});
