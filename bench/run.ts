@@ -17,9 +17,10 @@ import { benchScheduling } from "./scheduling.ts";
 import { benchForms } from "./forms.ts";
 import { benchStorefront } from "./storefront.ts";
 import { benchNetwork } from "./network.ts";
+import { benchFederation } from "./federation.ts";
 
 const ITERATIONS = Number(Deno.env.get("BENCH_ITERATIONS") ?? 60);
-// BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network)
+// BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation)
 const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).filter(Boolean);
 const wants = (part: string) => !ONLY?.length || ONLY.includes(part);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
@@ -227,6 +228,7 @@ await runCli(async () => {
   if (wants("forms")) results.push(await benchForms(sql, baseUrl, measure));
   if (wants("storefront")) results.push(...await benchStorefront(sql, baseUrl, measure));
   if (wants("network")) results.push(await benchNetwork(sql, baseUrl));
+  if (wants("federation")) results.push(await benchFederation(sql));
 
   // a partial run (BENCH_ONLY) replaces its own entries in the results file and keeps the others
   const kept = ONLY?.length
