@@ -4,9 +4,6 @@
 // directory from npm (@did-plc/server in memory) on loopback.
 import { AtpAgent } from "@atproto/api";
 import { Database, PlcServer } from "@did-plc/server";
-import { MemoryBlockstore, MST, readCarWithRoot, verifyCommitSig } from "@atproto/repo";
-import { decode } from "@atproto/lex-cbor";
-import type { Cid } from "@atproto/lex-data";
 import type { Sql } from "../shared/db.ts";
 import { createContext } from "../shared/context.ts";
 import { readConfig } from "../shared/config.ts";
@@ -16,6 +13,7 @@ import { serveHost } from "../web/host.ts";
 import { readFrame } from "../functions/network/federation/events.ts";
 import { hashAppPassword } from "../functions/network/sessions.ts";
 import { insertAppPassword } from "../functions/network/store/sessions.ts";
+import { verifyCommitEvent } from "../tests/helpers/firehose.ts";
 
 const SUBSCRIBERS = 50;
 const COMMITS = Number(Deno.env.get("BENCH_FEDERATION_COMMITS") ?? 200);
@@ -24,20 +22,6 @@ const CONCURRENCY = 8;
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function verifyCommit(body: Record<string, any>, didKey: string): Promise<void> {
-  const { root, blocks } = await readCarWithRoot(body.blocks);
-  const commit = decode(blocks.get(root)!) as any;
-  if (!(await verifyCommitSig(commit, didKey))) throw new Error("bad commit signature");
-  let tree = MST.load(new MemoryBlockstore(blocks), commit.data as Cid);
-  if (!body.prevData) return;
-  for (const op of [...body.ops].reverse()) {
-    if (op.action === "create") tree = await tree.delete(op.path);
-    else if (op.action === "update") tree = await tree.update(op.path, op.prev);
-    else tree = await tree.add(op.path, op.prev);
-  }
-  if ((await tree.getPointer()).toString() !== body.prevData.toString()) throw new Error("diff does not invert to prevData");
 }
 
 export async function benchFederation(sql: Sql): Promise<Record<string, unknown>> {
@@ -92,7 +76,7 @@ export async function benchFederation(sql: Sql): Promise<Record<string, unknown>
     await open((frame) => {
       if (frame.header.t !== "#commit") return;
       verifying = verifying.then(async () => {
-        await verifyCommit(frame.body, didKey);
+        await verifyCommitEvent(frame.body, didKey);
         if (++verified === COMMITS) allVerified();
       });
     });

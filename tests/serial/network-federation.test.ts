@@ -6,21 +6,14 @@
 import assert from "node:assert/strict";
 import { AtpAgent } from "@atproto/api";
 import { Database, PlcServer } from "@did-plc/server";
-import {
-  MemoryBlockstore,
-  MST,
-  readCarWithRoot,
-  Repo,
-  verifyCommitSig,
-  verifyProofs,
-  verifyRepoCar,
-} from "@atproto/repo";
+import { MemoryBlockstore, readCarWithRoot, Repo, verifyProofs, verifyRepoCar } from "@atproto/repo";
 import { decode } from "@atproto/lex-cbor";
 import { type Cid, parseCid } from "@atproto/lex-data";
 import { jsonToLex } from "@atproto/lexicon";
 import { Secp256k1Keypair, verifySignature } from "@atproto/crypto";
 import { fromBase64url } from "../../shared/ids.ts";
 import { test } from "../helpers/test.ts";
+import { verifyCommitEvent } from "../helpers/firehose.ts";
 import { testSql } from "../helpers/db.ts";
 import { newMember, signedIn, type TestMember } from "../helpers/network.ts";
 import { withSettings } from "../helpers/site-settings.ts";
@@ -77,31 +70,6 @@ function consumer(baseUrl: string, cursor?: number) {
       return closed;
     },
   };
-}
-
-/**
- * What a relay does with a #commit: the signature against the member's key, the ops against the new tree
- * (from the event's blocks alone), and the inverse of the ops back to prevData.
- */
-async function verifyCommitEvent(body: Record<string, any>, didKey: string): Promise<void> {
-  const { root, blocks } = await readCarWithRoot(body.blocks);
-  assert.equal(root.toString(), body.commit.toString());
-  const commit = decode(blocks.get(root)!) as any;
-  assert.equal(commit.did, body.repo);
-  assert.equal(commit.rev, body.rev);
-  assert.ok(await verifyCommitSig(commit, didKey), "the commit is signed with the key in the DID document");
-  const storage = new MemoryBlockstore(blocks);
-  let tree = MST.load(storage, commit.data as Cid);
-  for (const op of body.ops) {
-    assert.equal(String(await tree.get(op.path) ?? null), String(op.cid ?? null), `${op.path} is in the new tree`);
-  }
-  if (!body.prevData) return;
-  for (const op of [...body.ops].reverse()) {
-    if (op.action === "create") tree = await tree.delete(op.path);
-    else if (op.action === "update") tree = await tree.update(op.path, op.prev);
-    else tree = await tree.add(op.path, op.prev);
-  }
-  assert.equal((await tree.getPointer()).toString(), body.prevData.toString(), "the inverted diff gives prevData");
 }
 
 test("federation: join with did:plc, signed commits from the tables, sync verified, a verifying firehose", async (t) => {
