@@ -12,7 +12,7 @@ import {
   parseCondition,
   printCondition,
   rowToCondition,
-} from "../../../web/pages/form/logic.js";
+} from "../../../shared/forms/logic.js";
 import {
   type Action,
   allFields,
