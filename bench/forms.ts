@@ -5,7 +5,8 @@ import type { Sql } from "../shared/db.ts";
 import { createKey } from "../shared/keys.ts";
 import { parseDocument } from "../functions/forms-api/domain/document.ts";
 import { parseResponseQuery } from "../functions/forms-api/domain/responses.ts";
-import { formTransaction, listResponses, publishForm } from "../functions/forms-api/store.ts";
+import { formTransaction, publishForm } from "../functions/forms-api/store/forms.ts";
+import { listResponses } from "../functions/forms-api/store/responses.ts";
 
 type Measure = (label: string, run: () => Promise<unknown>) => Promise<number>;
 

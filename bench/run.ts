@@ -10,7 +10,7 @@ import { migrate } from "../shared/migrate.ts";
 import { importSite } from "../shared/site/import.ts";
 import { serveHost } from "../web/host.ts";
 import { runCli } from "../scripts/cli.ts";
-import { loadModels } from "../functions/content/store.ts";
+import { loadModels } from "../functions/content/store/entries.ts";
 import type { ContentModel } from "../functions/content/domain/content-types.ts";
 import { typeNameOf } from "../functions/content/graphql/names.ts";
 import { benchScheduling } from "./scheduling.ts";

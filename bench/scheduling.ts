@@ -6,7 +6,8 @@ import { openSlots } from "../functions/scheduling-api/domain/availability.ts";
 import { buildCatalog } from "../functions/scheduling-api/domain/catalog.ts";
 import { fnv31 } from "../functions/scheduling-api/domain/hosts.ts";
 import { addDays, wallToUtc, weekdayOf } from "../functions/scheduling-api/domain/zones.ts";
-import { loadSessionEntries, slotData } from "../functions/scheduling-api/store.ts";
+import { loadSessionEntries } from "../functions/scheduling-api/store/event-types.ts";
+import { slotData } from "../functions/scheduling-api/store/holds.ts";
 import { readSiteSettings } from "../shared/site.ts";
 
 type Measure = (label: string, run: () => Promise<unknown>) => Promise<number>;

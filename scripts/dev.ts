@@ -12,12 +12,12 @@ import { ensurePerson, mintPersonJwt, type Role, ROLES } from "../shared/people.
 import { importSite } from "../shared/site/import.ts";
 import { serveHost } from "../web/host.ts";
 import { createDispatcher } from "../shared/webhooks/dispatcher.ts";
-import { webhookAdapters } from "../shared/webhooks/adapters.ts";
+import { allWebhookAdapters } from "../web/webhook-adapters.ts";
 import { createPushWorker } from "../shared/site/push.ts";
 import { sweep, SWEEP_AT_UTC } from "../functions/content/domain/management-uploads.ts";
 import { startDaily } from "../shared/daily.ts";
 import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/sweep.ts";
-import { sweepCarts } from "../functions/storefront-api/store.ts";
+import { sweepCarts } from "../functions/storefront-api/store/carts.ts";
 import { startCartSweep } from "../functions/storefront-api/sweep.ts";
 import { readSiteConfigFile } from "../shared/site/content-dir.ts";
 import { demoSignIn, loadSiteCommunity } from "../functions/network/demo.ts";
@@ -125,7 +125,7 @@ await runCli(async () => {
   const dispatcher = createDispatcher({
     sql,
     clock: ctx.clock,
-    adapters: webhookAdapters(ctx),
+    adapters: allWebhookAdapters(ctx),
     allowPrivate: config.allowPrivateWebhookTargets ?? true, // the dev task is development
     listen: embedded ? false : undefined,
   });

@@ -54,6 +54,23 @@ async function runDenoTest(args: string[], databaseUrl: string) {
 }
 
 const BROWSER_TESTS = "tests/browser";
+const SERIAL_TEST = /\.serial\.test\.ts$/;
+const TEST_FILE = /[._]test\.(ts|js|mjs)$/;
+
+/** The test files a named path stands for: itself, or every test file under a folder (sorted). */
+async function testFilesUnder(path: string): Promise<string[]> {
+  const root = new URL("..", import.meta.url).pathname;
+  const relative = path.replace(/^\.\//, "").replace(/\/$/, "");
+  const info = await Deno.stat(`${root}${relative}`).catch(() => undefined);
+  if (!info?.isDirectory) return [relative];
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(`${root}${relative}`)) {
+    const child = `${relative}/${entry.name}`;
+    if (entry.isDirectory) found.push(...await testFilesUnder(child));
+    else if (TEST_FILE.test(entry.name)) found.push(child);
+  }
+  return found.sort();
+}
 
 /** Whether the browser tests can run here: Chromium at CHROMIUM_PATH. */
 function browserPresent(): Promise<boolean> {
@@ -115,20 +132,20 @@ await runCli(async () => {
         } ms`,
     );
 
-    // tests/serial change site-wide settings (module switches, api.public): they run after the
-    // parallel batch, on their own, so they never pull the ground from under another test
+    // *.serial.test.ts files change site-wide settings (module switches, api.public) or drain a whole
+    // queue: they run after the parallel batch, on their own, so they never pull the ground from under
+    // another test. They live beside their function's other tests.
     const browserTest = (a: string) => a.replace(/^\.\//, "").startsWith(BROWSER_TESTS);
-    const args = Deno.args.filter((a) => !(skipBrowser && browserTest(a)));
-    const named = args.filter((a) => !a.startsWith("-"));
-    const serialNamed = named.filter((a) => a.replace(/^\.\//, "").startsWith("tests/serial"));
-    const otherNamed = args.filter((a) => !serialNamed.includes(a));
-    const ignored = ["tests/serial", ...(skipBrowser ? [BROWSER_TESTS] : [])];
-    const batches = Deno.args.length
-      ? [
-        ...(otherNamed.some((a) => !a.startsWith("-")) ? [["--parallel", ...otherNamed]] : []),
-        ...(serialNamed.length ? [serialNamed] : []),
-      ]
-      : [["--parallel", `--ignore=${ignored.join(",")}`, "tests/"], ["tests/serial/"]];
+    const flags = Deno.args.filter((a) => a.startsWith("-"));
+    const named = Deno.args.filter((a) => !a.startsWith("-"));
+    const files = (await Promise.all((named.length ? named : ["tests/"]).map(testFilesUnder))).flat()
+      .filter((f) => !(skipBrowser && browserTest(f)));
+    const serial = files.filter((f) => SERIAL_TEST.test(f));
+    const parallel = files.filter((f) => !SERIAL_TEST.test(f));
+    const batches = [
+      ...(parallel.length ? [["--parallel", ...flags, ...parallel]] : []),
+      ...(serial.length ? [[...flags, ...serial]] : []),
+    ];
     let passed = 0, failed = 0;
     code = 0;
     for (const batch of batches) {

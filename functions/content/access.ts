@@ -7,7 +7,7 @@ import { clientAddress } from "../../shared/http.ts";
 import type { KeyKind } from "../../shared/keys.ts";
 import { deliveryIsPublic, moduleOn, type SiteSettings } from "../../shared/site.ts";
 import { ContentError, MANAGEMENT_MEDIA_TYPE } from "./envelope.ts";
-import type { Stage } from "./store.ts";
+import type { Stage } from "./store/entries.ts";
 
 export const CONTENT_RATE_LIMITS = [
   { seconds: 3600, limit: 36_000 },

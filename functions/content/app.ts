@@ -9,8 +9,8 @@
 //                                                     (routes/management.ts, management-uploads.ts)
 //   *    /spaces/:space/webhook_definitions           webhook definitions (routes/management-webhooks.ts)
 //   POST /sweep-uploads                               the daily sweep, service key (routes/management-uploads.ts)
-//   POST /webhooks/deliver                            due webhooks of every API, service key; pg_net and pg_cron
-//                                                     call it on Supabase (routes/webhook-delivery.ts)
+//   POST /webhooks/deliver                            content's due webhooks, service key; pg_net and pg_cron
+//                                                     call it on Supabase (webhook-adapter.ts)
 //   POST /repository/push                             due pushes to the content directory (cloud mode), service
 //                                                     key (routes/repository-push.ts)
 //   *    /events/...                                  analytics, PostHog-compatible (routes/analytics.ts)
@@ -29,7 +29,8 @@ import { mediaHandler } from "./routes/media.ts";
 import { managementRoutes } from "./routes/management.ts";
 import { sweepHandler, uploadRoutes } from "./routes/management-uploads.ts";
 import { webhookDefinitionRoutes } from "./routes/management-webhooks.ts";
-import { deliveryHandler } from "./routes/webhook-delivery.ts";
+import { webhookDeliveryHandler } from "../../shared/webhooks/delivery-route.ts";
+import { webhookAdapters } from "./webhook-adapter.ts";
 import { repositoryPushHandler } from "./routes/repository-push.ts";
 import { analyticsPreflight, analyticsRoutes } from "./routes/analytics.ts";
 import { openApiHandler } from "./routes/openapi.ts";
@@ -78,7 +79,14 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
 
   app.get("/media/:space/:asset/:hash/:file", mediaHandler(ctx));
   app.post("/sweep-uploads", sweepHandler(ctx));
-  app.post("/webhooks/deliver", deliveryHandler(ctx));
+  app.post(
+    "/webhooks/deliver",
+    webhookDeliveryHandler(
+      ctx,
+      webhookAdapters(ctx),
+      () => new ContentError("AccessTokenInvalid", "Webhook delivery needs the service key."),
+    ),
+  );
   app.post("/repository/push", repositoryPushHandler(ctx));
   app.route("/events", analyticsRoutes(ctx));
   app.get("/reference", referencePageHandler(ctx));

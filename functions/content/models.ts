@@ -3,7 +3,7 @@
 import type { Db } from "../../shared/db.ts";
 import type { SiteSettings } from "../../shared/site.ts";
 import type { ContentModel } from "./domain/content-types.ts";
-import { loadModels } from "./store.ts";
+import { loadModels } from "./store/entries.ts";
 
 let cached: { stamp: string; models: Promise<Map<string, ContentModel>> } | undefined;
 

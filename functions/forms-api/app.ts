@@ -13,6 +13,8 @@
 //   /themes/..., /images/...                        always NOT_FOUND
 //
 // Form page (no key, routes/page.ts): /to/:slug and its response routes.
+// POST /webhooks/deliver                          the forms API's due webhooks, service key; pg_net and
+//                                                 pg_cron call it on Supabase (webhook-adapter.ts)
 //
 // Paths are relative to the function root: the host maps /api/forms, /api/me, /api/workspaces,
 // /api/insights, /v1/*, /to/*, /form/* and /functions/v1/forms-api/* here.
@@ -20,7 +22,7 @@ import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
 import { openCors, requestId } from "../../shared/http.ts";
 import { formsAccess, type FormsEnv, pageAccess } from "./access.ts";
-import { formsErrorHandler, notFound } from "./envelope.ts";
+import { FormsError, formsErrorHandler, notFound } from "./envelope.ts";
 import { refuseUnstorable } from "./request.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { formRoutes } from "./routes/forms.ts";
@@ -28,6 +30,8 @@ import { insightRoutes } from "./routes/insights.ts";
 import { pageRoutes } from "./routes/page.ts";
 import { responseRoutes } from "./routes/responses.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { webhookDeliveryHandler } from "../../shared/webhooks/delivery-route.ts";
+import { webhookAdapters } from "./webhook-adapter.ts";
 
 export function createFormsApp(ctx: FunctionContext): Hono<FormsEnv> {
   const app = new Hono<FormsEnv>({ strict: false });
@@ -60,6 +64,16 @@ export function createFormsApp(ctx: FunctionContext): Hono<FormsEnv> {
     throw notFound("No such address of the form page.");
   });
   app.route("/to", page);
+
+  // the database's delivery call presents the service key, which is no API key: registered before the API
+  app.post(
+    "/webhooks/deliver",
+    webhookDeliveryHandler(
+      ctx,
+      webhookAdapters(ctx),
+      () => new FormsError("AUTHENTICATION_FAILED", "Webhook delivery needs the service key."),
+    ),
+  );
 
   const api = new Hono<FormsEnv>({ strict: false });
   api.onError(formsErrorHandler);

@@ -13,7 +13,7 @@ import { verifyPersonToken } from "../../shared/people.ts";
 import { moduleOn, type SiteSettings } from "../../shared/site.ts";
 import type { Tier } from "./domain/event-types.ts";
 import { SchedulingError } from "./envelope.ts";
-import { personById } from "./store.ts";
+import { personById } from "./store/people.ts";
 
 // per key (or per address without one), generous for servers that book on their users' behalf
 export const SCHEDULING_RATE_LIMITS = [

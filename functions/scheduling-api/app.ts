@@ -13,6 +13,8 @@
 //   POST   /v2/intake                              an external scheduler's signed webhooks (routes/intake.ts)
 //   POST   /v2/payments/webhook, GET /v2/payments/{session}   paid bookings' fulfilment (routes/payments.ts)
 //   POST   /v2/meetings/sweep                      end meetings whose room closed (service key; sweep.ts)
+//   POST   /webhooks/deliver                       due scheduling webhooks (service key; pg_net and pg_cron
+//                                                  call it on Supabase; webhook-adapter.ts)
 //   POST   /book/{slug}/checkout, GET .../payments/{session}   a paid booking's checkout and its state
 //   GET    /book/{slug}[/embed], /book/{slug}/...  the booker page and its calls (routes/booker.ts)
 //   GET    /book/video/{uid}, .../state, POST .../join|leave|end   the meeting room (routes/room.ts)
@@ -23,7 +25,7 @@ import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
 import { openCors, requestId } from "../../shared/http.ts";
 import { schedulingAccess, type SchedulingEnv } from "./access.ts";
-import { methodNotAllowed, notFound, schedulingErrorHandler } from "./envelope.ts";
+import { methodNotAllowed, notFound, SchedulingError, schedulingErrorHandler } from "./envelope.ts";
 import { bookerRoutes } from "./routes/booker.ts";
 import { bookingRoutes } from "./routes/bookings.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
@@ -33,6 +35,8 @@ import { paymentRoutes } from "./routes/payments.ts";
 import { roomRoutes } from "./routes/room.ts";
 import { slotsHandler } from "./routes/slots.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { webhookDeliveryHandler } from "../../shared/webhooks/delivery-route.ts";
+import { webhookAdapters } from "./webhook-adapter.ts";
 import { sweepHandler } from "./routes/sweep.ts";
 
 export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
@@ -77,6 +81,14 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
   app.get("/v2/payments/:id", page, payments.status);
   // the scheduled sweep presents the service key, which is no API key: it skips the admission entirely
   app.post("/v2/meetings/sweep", sweepHandler(ctx));
+  app.post(
+    "/webhooks/deliver",
+    webhookDeliveryHandler(
+      ctx,
+      webhookAdapters(ctx),
+      () => new SchedulingError("UNAUTHORIZED", "Webhook delivery needs the service key."),
+    ),
+  );
 
   const v2 = new Hono<SchedulingEnv>({ strict: false });
   v2.use("*", schedulingAccess(ctx));

@@ -3,7 +3,7 @@
 // cron), the same code either way.
 import type { FunctionContext } from "../../shared/context.ts";
 import { readSiteSettings } from "../../shared/site.ts";
-import { catalogFor } from "./catalogue.ts";
+import { catalogFor } from "./domain/catalog.ts";
 import { sweepMeetings } from "./domain/meetings.ts";
 import { outboundOf } from "./routes/common.ts";
 

@@ -3,11 +3,18 @@
 // literal "no-secret-provided" without one), and each attempt is recorded as lastDeliveredAt/lastError.
 import { type Clock, systemClock } from "../../shared/clock.ts";
 import type { Sql } from "../../shared/db.ts";
+import type { FunctionContext } from "../../shared/context.ts";
 import type { WebhookAdapter } from "../../shared/webhooks/dispatcher.ts";
 import { hmacSha256Hex } from "../../shared/webhooks/sign.ts";
-import { recordWebhookAttempt, webhookSecret } from "./store.ts";
+import { recordWebhookAttempt, webhookSecret } from "./store/webhooks.ts";
+import { OUTBOX_API } from "./domain/events.ts";
 
 export const NO_SECRET = "no-secret-provided";
+
+/** This function's adapters by outbox api name: its delivery route's, and what the dev host composes. */
+export function webhookAdapters(ctx: Pick<FunctionContext, "sql" | "clock">): Record<string, WebhookAdapter> {
+  return { [OUTBOX_API]: schedulingWebhookAdapter(ctx.sql, ctx.clock) };
+}
 
 export function schedulingWebhookAdapter(sql: Sql, clock: Clock = systemClock): WebhookAdapter {
   return {

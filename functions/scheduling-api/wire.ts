@@ -3,8 +3,10 @@
 import type { Catalog } from "./domain/catalog.ts";
 import type { EventType } from "./domain/event-types.ts";
 import { type AwayPeriod, fnv31, type Host, type Schedule } from "./domain/hosts.ts";
+import { bookingMetadata } from "./domain/events.ts";
 import type { RoomView } from "./domain/meetings.ts";
-import type { BookingRow, WebhookRow } from "./store.ts";
+import type { BookingRow } from "./store/bookings.ts";
+import type { WebhookRow } from "./store/webhooks.ts";
 
 export function eventTypeOut(type: EventType, publicUrl: string) {
   const owner = type.hosts[0]?.host;
@@ -140,15 +142,6 @@ export function meOut(
     organizationId: fnv31(`site:${site.slug}`),
     organization: { id: fnv31(`site:${site.slug}`), name: site.name, slug: site.slug },
   };
-}
-
-/**
- * A booking's metadata as every answer and webhook payload shows it: the members its caller gave plus
- * provider and event (kept in the row's metadata) and, for a seat, seatOf. The service's own state lives
- * in columns (confirmed_at, previous_start_at, payment_session_id), never here.
- */
-export function bookingMetadata(b: BookingRow): Record<string, unknown> {
-  return { ...b.metadata, ...(b.seat_of ? { seatOf: b.seat_of } : {}) };
 }
 
 export function bookingOut(b: BookingRow, catalog: Catalog) {

@@ -8,7 +8,7 @@
 //   POST /payments/webhook                  the payment provider's signed events    routes/checkout.ts
 //   POST /sign-in                           the sign-in link, intent buy            routes/sign-in.ts
 //   GET  /cart/c/:token, /cart, /cart/bag.js, /app?checkout=success
-//                                           the store's pages on the site           web/pages/cart.ts
+//                                           the store's pages on the site           pages/cart.ts
 //   *    /api/desk/api/v1/..., /api/content/..., /api/forms/forms, /api/me, /api/workspaces, /api/insights
 //                                           pass-through to the other functions     routes/pass-through.ts
 //
@@ -24,7 +24,7 @@ import { checkoutHandler, paymentWebhookHandler } from "./routes/checkout.ts";
 import { graphqlHandler } from "./routes/graphql.ts";
 import { type Forward, PASS_THROUGH, passThroughHandler } from "./routes/pass-through.ts";
 import { signInHandler } from "./routes/sign-in.ts";
-import { cartPages } from "../../web/pages/cart.ts";
+import { cartPages } from "./pages/cart.ts";
 
 export interface StoreAppOptions {
   /** reaches another function for the pass-through routes (the host in-process, else over HTTP) */

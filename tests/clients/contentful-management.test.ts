@@ -1,6 +1,6 @@
 // The real contentful-management client (plain API) against the host while the demo site is in git
 // mode: management reads, and writes refused as the client reports them. The cloud-mode lifecycles are
-// in tests/serial/content-management-client.test.ts (the site's mode is switched only in that batch).
+// in tests/functions/content/management-client.serial.test.ts (the site's mode is switched only in that batch).
 import assert from "node:assert/strict";
 import { createClient } from "contentful-management";
 import { test } from "../helpers/test.ts";

@@ -1,5 +1,5 @@
 // The real @typeform/api-client against a running host (the demo site is in git mode; the cloud-mode
-// writes are in tests/serial/typeform-cloud.test.ts): forms, responses (with auto paging over more than
+// writes are in tests/functions/forms-api/typeform-cloud.serial.test.ts): forms, responses (with auto paging over more than
 // a thousand), webhooks, insights, workspaces, themes, and the errors the client raises.
 import assert from "node:assert/strict";
 import { clientConstructor, createClient } from "@typeform/api-client";

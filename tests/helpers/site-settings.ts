@@ -1,4 +1,4 @@
-// Site-wide switches for tests in tests/serial (they change the one settings row, so they run alone):
+// Site-wide switches for tests in *.serial.test.ts files (they change the one settings row, so they run alone):
 // change the configuration and the module switches, run the body, put both back whatever happens.
 import { testSql } from "./db.ts";
 

@@ -1,5 +1,5 @@
-// The database's own calls to the content function (migration 036): with pg_net, a transaction that
-// writes outbox rows asks the delivery route once; pg_cron schedules the delivery minute and the daily
+// The database's own calls to the functions (migrations 036 and 20261125001000): with pg_net, a
+// transaction that writes outbox rows asks the delivery route of each API's own function once; pg_cron schedules the delivery minute and the daily
 // sweep; Vault's secrets win over site_secrets; plain Postgres calls nothing. pg_net, pg_cron and Vault
 // are not on this machine: each test stands in for them with functions of the same signatures, which
 // record what they were asked. A private in-memory PGlite, so "nothing is due" can be stated and the
@@ -31,9 +31,9 @@ async function configure(tx: Tx, secrets: Record<string, string>): Promise<void>
   }
 }
 
-async function writeOutboxRow(tx: Tx, at = "now()"): Promise<void> {
+async function writeOutboxRow(tx: Tx, at = "now()", api = "content"): Promise<void> {
   await tx.unsafe(`insert into public.webhook_outbox (api, subscription_id, event, url, body, next_attempt_at)
-    values ('content', 'h', 'e', 'https://hooks.example/in', '{}', ${at})`);
+    values ('${api}', 'h', 'e', 'https://hooks.example/in', '{}', ${at})`);
 }
 
 test("without pg_net an outbox write calls nothing and goes through", () =>
@@ -59,6 +59,41 @@ test("with pg_net a transaction that writes outbox rows calls the delivery route
     assert.equal(sent[0].url, "https://project.example/functions/v1/content/webhooks/deliver");
     assert.deepEqual(sent[0].headers, { Authorization: "Bearer sk-test", "Content-Type": "application/json" });
     assert.equal(sent[0].timeout, 60000);
+  }));
+
+test("each API's rows call the delivery route of the function that owns the API, once per transaction", () =>
+  rolledBack(async (tx) => {
+    const requests = await standInPgNet(tx);
+    await configure(tx, { function_url: "https://project.example", service_key: "sk-test" });
+    await writeOutboxRow(tx, "now()", "forms");
+    await writeOutboxRow(tx, "now()", "scheduling");
+    await writeOutboxRow(tx, "now()", "forms");
+    // one statement writing rows of two APIs calls both
+    await tx.unsafe(`insert into public.webhook_outbox (api, subscription_id, event, url, body)
+      values ('content', 'h', 'e', 'https://hooks.example/in', '{}'), ('support', 'h', 'e', 'https://hooks.example/in', '{}'),
+             ('scheduling', 'h', 'e', 'https://hooks.example/in', '{}')`);
+    assert.deepEqual((await requests()).map((r) => r.url), [
+      "https://project.example/functions/v1/forms-api/webhooks/deliver",
+      "https://project.example/functions/v1/scheduling-api/webhooks/deliver",
+      "https://project.example/functions/v1/content/webhooks/deliver",
+      "https://project.example/functions/v1/support-api/webhooks/deliver",
+    ]);
+  }));
+
+test("pg_cron's minute calls the route of each API with rows due, and only those", () =>
+  rolledBack(async (tx) => {
+    await configure(tx, { function_url: "https://project.example", service_key: "sk-test" });
+    await tx`update public.webhook_outbox set status = 'delivered' where status = 'pending'`;
+    await writeOutboxRow(tx, "now() - interval '1 minute'", "scheduling");
+    await writeOutboxRow(tx, "now() - interval '1 minute'", "forms");
+    await writeOutboxRow(tx, "now() + interval '1 hour'", "content");
+    const requests = await standInPgNet(tx);
+    const [{ calls }] = await tx`select public.webhook_outbox_deliver_due() as calls`;
+    assert.equal(Number(calls), 2);
+    assert.deepEqual((await requests()).map((r) => r.url), [
+      "https://project.example/functions/v1/forms-api/webhooks/deliver",
+      "https://project.example/functions/v1/scheduling-api/webhooks/deliver",
+    ]);
   }));
 
 test("with pg_net but no address or no key nothing is called", () =>

@@ -1,7 +1,7 @@
 // Capture as PostHog defines it, as pure functions of the decoded payload and a clock: where the project
 // token is, which items are events, what each event's distinct id, uuid and timestamp are, and what is
 // refused (with PostHog's own messages where it has one).
-import { parseDate } from "../../../shared/site/content-dir.ts";
+import { parseDate } from "../../../shared/site/dates.ts";
 import { invalidApiKey, invalidPayload, missingApiKey } from "./envelope.ts";
 import type { Payload } from "./payload.ts";
 

@@ -1,9 +1,10 @@
 // Parses the collection arguments of GET entries / assets into a plan the store turns into SQL.
 // Pure: validation against the site's locales and content types, no database access.
+import { MIMETYPE_GROUPS } from "../../../shared/openapi/enums/content.ts";
 import { badQuery, ContentError } from "../envelope.ts";
 import type { ContentModel, ContentTypeField } from "./content-types.ts";
 import { bodyFieldIds, findField, searchedTextFieldIds } from "./content-types.ts";
-import { parseDate } from "../../../shared/site/content-dir.ts";
+import { parseDate } from "../../../shared/site/dates.ts";
 
 export type Operator =
   | "eq"
@@ -121,51 +122,6 @@ export interface QueryContext {
   models: Map<string, ContentModel>;
 }
 
-export const MIMETYPE_GROUPS: Record<string, string[]> = {
-  attachment: [],
-  plaintext: ["text/plain"],
-  image: ["image/"],
-  audio: ["audio/"],
-  video: ["video/"],
-  richtext: [
-    "text/richtext",
-    "application/rtf",
-    "application/msword",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.",
-    "application/vnd.oasis.opendocument.text",
-  ],
-  presentation: [
-    "application/vnd.ms-powerpoint",
-    "application/vnd.openxmlformats-officedocument.presentationml.",
-    "application/vnd.oasis.opendocument.presentation",
-    "application/vnd.apple.keynote",
-  ],
-  spreadsheet: [
-    "application/vnd.ms-excel",
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.",
-    "application/vnd.oasis.opendocument.spreadsheet",
-    "text/csv",
-  ],
-  pdfdocument: ["application/pdf"],
-  archive: [
-    "application/zip",
-    "application/x-tar",
-    "application/gzip",
-    "application/x-7z-compressed",
-    "application/x-rar-compressed",
-  ],
-  code: [
-    "application/json",
-    "application/javascript",
-    "text/javascript",
-    "text/html",
-    "text/css",
-    "application/xml",
-    "text/xml",
-    "application/x-sh",
-    "text/markdown",
-  ],
-};
 
 /** Arguments a collection route understands besides filters; anything else starting sys./fields. is a filter. */
 const PLAIN_ARGS = new Set([

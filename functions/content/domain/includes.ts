@@ -1,7 +1,7 @@
 // Resolves includes level by level: one batched read of entries and one of assets per level, never a
 // query per link. The page's own items are never repeated in includes.
 import type { Db } from "../../../shared/db.ts";
-import { assetsByIds, entriesByIds, type EntryRow, type Stage } from "../store.ts";
+import { assetsByIds, entriesByIds, type EntryRow, type Stage } from "../store/entries.ts";
 import { collectLinks, type LinkRef } from "./links.ts";
 import { shapeAsset, shapeEntry, type ShapeContext } from "./shape.ts";
 

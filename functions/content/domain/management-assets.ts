@@ -1,6 +1,7 @@
 // Asset writes of the management API. An asset is created pending (its file named by an upload link or
 // an address), processed (the bytes taken into the library at content/uploads/api/<id>/<fileName>, which
 // publishes it: a library file is published by existing), and deleted unless an entry still names it.
+import { MAX_UPLOAD_BYTES } from "../../../shared/openapi/enums/content.ts";
 import type { Sql } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
 import { readUpTo } from "../../../shared/http.ts";
@@ -9,28 +10,12 @@ import { apiAssetPath, contentHash, contentTypeFor, imageSize } from "../../../s
 import type { Storage } from "../../../shared/storage.ts";
 import { checkOutboundUrl, webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
 import { ContentError, notFound } from "../envelope.ts";
-import {
-  announceAssetPublish,
-  type AssetText,
-  assetUsers,
-  deleteAssetRow,
-  insertPendingAsset,
-  liveUpload,
-  type LockedAsset,
-  lockAsset,
-  type ManagementActor,
-  managementAsset,
-  managementTransaction,
-  type PendingFile,
-  storeProcessedFile,
-  updateAsset,
-} from "../store.ts";
+import { announceAssetPublish, type AssetText, assetUsers, deleteAssetRow, insertPendingAsset, liveUpload, type LockedAsset, lockAsset, type ManagementActor, managementAsset, managementTransaction, type PendingFile, storeProcessedFile, updateAsset } from "../store/management.ts";
 import type { FieldContext } from "./management-fields.ts";
 import {
   checkAssetId,
   checkVersion,
   type FieldProblem,
-  MAX_UPLOAD_BYTES,
   nextRevision,
   validationFailed,
   versionMismatch,

@@ -2,23 +2,10 @@
 // Each is one transaction: the row change, its change sequence and tombstone (content triggers), its
 // meta and its webhook outbox rows (management triggers) commit together.
 import { isDeepStrictEqual } from "node:util";
-import { parseDate } from "../../../shared/site/content-dir.ts";
+import { parseDate } from "../../../shared/site/dates.ts";
 import type { Sql, Tx } from "../../../shared/db.ts";
 import { ContentError, notFound } from "../envelope.ts";
-import {
-  deleteEntry,
-  insertDraft,
-  libraryFiles,
-  type LockedEntry,
-  lockEntry,
-  type ManagementActor,
-  managementEntry,
-  managementTransaction,
-  modelFolder,
-  publishDraft,
-  replaceDraft,
-  unpublishEntry,
-} from "../store.ts";
+import { deleteEntry, insertDraft, libraryFiles, type LockedEntry, lockEntry, type ManagementActor, managementEntry, managementTransaction, modelFolder, publishDraft, replaceDraft, unpublishEntry } from "../store/management.ts";
 import type { ContentModel } from "./content-types.ts";
 import {
   assetReferences,

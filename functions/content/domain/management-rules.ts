@@ -153,8 +153,6 @@ export function checkAssetId(id: string): void {
 
 /** Uploads live one day; the daily sweep also removes assets never processed within a day. */
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
-/** Largest file an upload (or a fetched address) may hold. */
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 /**
  * A list's `select` on management shapes, as delivery applies it: sys always whole, metadata only when

@@ -13,7 +13,7 @@ import {
   type ManagementActor,
   sweepUploads,
   type UploadRow,
-} from "../store.ts";
+} from "../store/management.ts";
 import { spaceLink } from "./shape.ts";
 import { UPLOAD_LIFETIME_MS } from "./management-rules.ts";
 import { apiAssetPath, UPLOAD_BUCKET } from "./management-assets.ts";

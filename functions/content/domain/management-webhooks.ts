@@ -5,17 +5,8 @@ import type { Sql } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
 import { literalPrivateTarget, webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
 import { ContentError, notFound } from "../envelope.ts";
-import {
-  type DefinitionInput,
-  type DefinitionRow,
-  deleteWebhookDefinition,
-  insertWebhookDefinition,
-  invalidTopics,
-  type ManagementActor,
-  managementTransaction,
-  replaceWebhookDefinition,
-  webhookDefinition,
-} from "../store.ts";
+import { type DefinitionInput, type DefinitionRow, deleteWebhookDefinition, insertWebhookDefinition, invalidTopics, replaceWebhookDefinition, webhookDefinition } from "../store/webhook-definitions.ts";
+import { type ManagementActor, managementTransaction } from "../store/management.ts";
 import { spaceLink } from "./shape.ts";
 import { checkVersion, type FieldProblem, validationFailed } from "./management-rules.ts";
 

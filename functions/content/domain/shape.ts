@@ -1,7 +1,8 @@
 // Maps stored rows to the delivery wire shapes (entry, asset, content type, locale, space).
+import { assetUrl, mediaPrefix } from "../../../shared/site/media-address.ts";
 import type { SiteLocale, SiteSettings } from "../../../shared/site.ts";
 import { localeChain } from "../../../shared/site.ts";
-import type { AssetRow, EntryRow } from "../store.ts";
+import type { AssetRow, EntryRow } from "../store/entries.ts";
 import type { ContentModel } from "./content-types.ts";
 import { bodyFieldIds } from "./content-types.ts";
 import type { Selection } from "./entry-query.ts";
@@ -77,16 +78,7 @@ function localizedFields(
   return fields;
 }
 
-/** Where library files are served, protocol-relative, up to the asset id. */
-export function mediaPrefix(ctx: Pick<ShapeContext, "mediaHost" | "space">): string {
-  return `//${ctx.mediaHost}/api/media/${encodeURIComponent(ctx.space)}/`;
-}
 
-export function assetUrl(row: AssetRow, ctx: Pick<ShapeContext, "mediaHost" | "space">): string {
-  // a picture a record names by its address elsewhere keeps that address (store.ts's assetAddress says the same in SQL)
-  if (/^https?:\/\//.test(row.path)) return row.path;
-  return `${mediaPrefix(ctx)}${row.id}/${row.content_hash}/${encodeURIComponent(row.file_name)}`;
-}
 
 export function shapeAsset(row: AssetRow, ctx: ShapeContext) {
   const sys: Record<string, unknown> = {

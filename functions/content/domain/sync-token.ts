@@ -4,7 +4,7 @@
 // Positions are transaction ids (store.ts, syncPage): a delta sends the changes of the transactions from
 // `from` on that had all finished when it began; paging keeps that upper bound and the last item sent.
 import { base64url, fromBase64url, hmacSha256, timingSafeEqual } from "../../../shared/ids.ts";
-import type { Stage } from "../store.ts";
+import type { Stage } from "../store/entries.ts";
 
 export type SyncType = "all" | "Entry" | "Asset" | "Deletion" | "DeletedEntry" | "DeletedAsset";
 export const SYNC_TYPES: SyncType[] = ["all", "Entry", "Asset", "Deletion", "DeletedEntry", "DeletedAsset"];

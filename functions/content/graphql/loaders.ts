@@ -4,16 +4,8 @@
 import DataLoader from "dataloader";
 import type { Db } from "../../../shared/db.ts";
 import type { Condition, Order, WithheldBodies } from "../domain/entry-query.ts";
-import {
-  type AssetRow,
-  assetsByIds,
-  entriesByIds,
-  entriesByIdsWhere,
-  type EntryRow,
-  linkingEntries,
-  type LinkingQuery,
-  type Stage,
-} from "../store.ts";
+import { type AssetRow, assetsByIds, entriesByIds, type EntryRow, type Stage } from "../store/entries.ts";
+import { entriesByIdsWhere, linkingEntries, type LinkingQuery } from "../store/graphql.ts";
 
 /** An entry matched by a where, and its place in the read's order. */
 export interface Ranked {

@@ -7,11 +7,12 @@
 import { GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
 import type { Db } from "../../../shared/db.ts";
 import { richTextTargets } from "../../../shared/richtext.ts";
-import { parseDate } from "../../../shared/site/content-dir.ts";
+import { parseDate } from "../../../shared/site/dates.ts";
 import { localeChain, type SiteSettings } from "../../../shared/site.ts";
 import type { CollectionQuery, WithheldBodies } from "../domain/entry-query.ts";
-import { mediaPrefix, shapeAsset, type ShapeContext, shapeEntry } from "../domain/shape.ts";
-import { type AssetRow, type EntryRow, queryAssets, queryEntries, type Stage } from "../store.ts";
+import { shapeAsset, type ShapeContext, shapeEntry } from "../domain/shape.ts";
+import { mediaPrefix } from "../../../shared/site/media-address.ts";
+import { type AssetRow, type EntryRow, queryAssets, queryEntries, type Stage } from "../store/entries.ts";
 import { pathError } from "./envelope.ts";
 import { assetAddress, type ImageTransform } from "./image-url.ts";
 import type { Loaders, Ranked } from "./loaders.ts";

@@ -21,7 +21,9 @@
 
 export const MAX_DIMENSION = 4000;
 
-export type Fit = "pad" | "fill" | "scale" | "crop" | "thumb";
+import { FITS, type Fit, FOCI, FORMATS } from "../../../shared/openapi/enums/content.ts";
+
+export type { Fit };
 export type Focus =
   | "center"
   | "top"
@@ -62,22 +64,6 @@ export interface BadImageQuery {
 }
 
 export type ParsedImageParams = { ok: true; params: ImageParams } | BadImageQuery;
-
-export const FITS: readonly Fit[] = ["pad", "fill", "scale", "crop", "thumb"];
-export const FOCI: readonly string[] = [
-  "center",
-  "top",
-  "right",
-  "left",
-  "bottom",
-  "top_right",
-  "top_left",
-  "bottom_right",
-  "bottom_left",
-  "face",
-  "faces",
-];
-export const FORMATS: readonly string[] = ["jpg", "png", "webp", "gif", "avif"];
 
 function bad(parameter: string, value: string, allowed: string): BadImageQuery {
   return {

@@ -24,7 +24,7 @@ import {
 import { captureEvents, checkToken, requestToken } from "../analytics/events.ts";
 import { flagsResponse, remoteConfig, remoteConfigScript } from "../analytics/flags.ts";
 import { readPayload } from "../analytics/payload.ts";
-import { storeEvents } from "../analytics/store.ts";
+import { storeEvents } from "../store/analytics.ts";
 
 /** Per client address: bursts of SDK batches pass, a flood does not. */
 export const ANALYTICS_RATE_LIMITS: RateWindow[] = [

@@ -16,7 +16,7 @@ import {
 import { shapeAsset, shapeContentType, shapeEntry, shapeLocale, type ShapeContext } from "../domain/shape.ts";
 import { modelsFor } from "../models.ts";
 import { sendJson } from "../respond.ts";
-import { assetsByIds, entriesByIds, queryAssets, queryEntries } from "../store.ts";
+import { assetsByIds, entriesByIds, queryAssets, queryEntries } from "../store/entries.ts";
 
 export function spaceOf(c: Context<ContentEnv>): string {
   return c.get("site").config?.api?.space ?? c.get("site").slug;

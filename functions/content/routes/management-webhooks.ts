@@ -15,7 +15,7 @@ import {
 import { parseVersionHeader } from "../domain/management-rules.ts";
 import { modelsFor } from "../models.ts";
 import { sendManagement } from "../respond.ts";
-import { webhookDefinitions } from "../store.ts";
+import { webhookDefinitions } from "../store/webhook-definitions.ts";
 import { actorOf, fieldContext, jsonBody, requireManagementKey, requireWriter } from "./management.ts";
 import { spaceOf } from "./delivery.ts";
 

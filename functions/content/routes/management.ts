@@ -35,9 +35,8 @@ import {
   managementAssets,
   managementEntries,
   managementEntry,
-  queryAssets,
-  queryEntries,
-} from "../store.ts";
+} from "../store/management.ts";
+import { queryAssets, queryEntries } from "../store/entries.ts";
 
 type C = Context<ContentEnv>;
 

@@ -21,13 +21,8 @@ import {
   type TransformResult,
 } from "../images/mod.ts";
 import { matchesEtag } from "../respond.ts";
-import {
-  assetByStorage,
-  type AssetRow,
-  forgetImageVariant,
-  orphanedImageVariants,
-  rememberImageVariant,
-} from "../store.ts";
+import { assetByStorage, type AssetRow } from "../store/entries.ts";
+import { forgetImageVariant, orphanedImageVariants, rememberImageVariant } from "../store/images.ts";
 
 export const IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const IMAGE_CACHE_BUCKET = "image-cache";

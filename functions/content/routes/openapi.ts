@@ -4,7 +4,7 @@ import type { FunctionContext } from "../../../shared/context.ts";
 import { deliveryIsPublic, moduleSwitches, readSiteSettings, spaceId } from "../../../shared/site.ts";
 import { ContentError } from "../envelope.ts";
 import { modelsFor } from "../models.ts";
-import { buildOpenApiDocument } from "../openapi/document.ts";
+import { buildOpenApiDocument } from "../../../shared/openapi/document.ts";
 import { shapeContentType } from "../domain/shape.ts";
 
 export function openApiHandler(ctx: FunctionContext) {

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { sha256Hex } from "../../../shared/ids.ts";
 import { moduleOn, readSiteSettings } from "../../../shared/site.ts";
-import { apiReferencePage, rendererBundle } from "../../../web/pages/api-reference.ts";
+import { apiReferencePage, rendererBundle } from "../pages/api-reference.ts";
 import { notFound } from "../envelope.ts";
 import { matchesEtag } from "../respond.ts";
 

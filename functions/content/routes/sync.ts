@@ -14,14 +14,8 @@ import {
 } from "../domain/sync-token.ts";
 import { modelsFor } from "../models.ts";
 import { sendJson } from "../respond.ts";
-import {
-  assetsByIds,
-  entriesByIds,
-  finishedTransactionsBelow,
-  type SyncKind,
-  syncPage,
-  tombstonesByIds,
-} from "../store.ts";
+import { assetsByIds, entriesByIds } from "../store/entries.ts";
+import { finishedTransactionsBelow, type SyncKind, syncPage, tombstonesByIds } from "../store/sync.ts";
 import { shapeContext, spaceOf } from "./delivery.ts";
 
 export const SYNC_PAGE_SIZE = 100;

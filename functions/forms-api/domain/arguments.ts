@@ -1,6 +1,6 @@
 // Query-argument readers shared by the Forms API's routes. They throw ArgumentError naming the
 // argument; the routes turn it into VALIDATION_ERROR.
-import { parseDate } from "../../../shared/site/content-dir.ts";
+import { parseDate } from "../../../shared/site/dates.ts";
 
 export class ArgumentError extends Error {
   constructor(message: string, readonly argument: string, readonly where: "query" | "body" = "query") {

@@ -12,25 +12,10 @@ import {
   conditionToRow,
   parseCondition,
   printCondition,
-} from "../../../web/pages/form/logic.js";
+} from "../../../shared/forms/logic.js";
 import { jsonProblem } from "../../../shared/input-text.ts";
+import { FIELD_TYPES } from "../../../shared/openapi/enums/forms.ts";
 
-export const FIELD_TYPES = [
-  "short_text",
-  "long_text",
-  "email",
-  "website",
-  "phone_number",
-  "number",
-  "file_upload",
-  "dropdown",
-  "multiple_choice",
-  "picture_choice",
-  "rating",
-  "opinion_scale",
-  "date",
-  "statement",
-] as const;
 export type FieldType = typeof FIELD_TYPES[number];
 
 /** Types the vendor has and the runner has no kind for: BAD_REQUEST. */

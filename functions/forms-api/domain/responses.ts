@@ -1,5 +1,6 @@
 // Responses: the list's arguments, what the form page may store as an answer, the response item as the
 // API shows it, and the webhook body of a completed response. Pure: no SQL, no HTTP.
+import { RESPONSE_SORTS, type ResponseSort } from "../../../shared/openapi/enums/forms.ts";
 import { EMAIL_SHAPE } from "../../../shared/email.ts";
 import { allFields, answerType, type Choice, type Field, type FormCore } from "./definition.ts";
 import { ArgumentError, instantArg, intArg, isoSeconds, listArg } from "./arguments.ts";
@@ -24,8 +25,8 @@ export interface ParsedResponseQuery {
   cursor?: { direction: "before" | "after"; token: string };
 }
 
-/** The list's sort values (the OpenAPI section reads them from here). */
-export const SORTS: Record<string, ResponseQuery["sort"]> = {
+/** The list's sort values (RESPONSE_SORTS, which the OpenAPI section states), as the query orders. */
+const SORTS: Record<ResponseSort, ResponseQuery["sort"]> = {
   "submitted_at,desc": { key: "at", direction: "desc" },
   "submitted_at,asc": { key: "at", direction: "asc" },
   "landed_at,asc": { key: "landed_at", direction: "asc" },
@@ -58,8 +59,8 @@ export function parseResponseQuery(params: URLSearchParams): ParsedResponseQuery
   };
   const sort = params.get("sort");
   if (sort !== null && sort !== "") {
-    const chosen = SORTS[sort.replace(/\s+/g, "")];
-    if (!chosen) throw new ArgumentError(`sort must be one of ${Object.keys(SORTS).join(", ")}`, "sort");
+    const chosen = SORTS[sort.replace(/\s+/g, "") as ResponseSort];
+    if (!chosen) throw new ArgumentError(`sort must be one of ${RESPONSE_SORTS.join(", ")}`, "sort");
     query.sort = chosen;
   }
   const included = listArg(params, "included_response_ids");

@@ -5,7 +5,7 @@ import type { FormsEnv } from "../access.ts";
 import { listBody, notFound } from "../envelope.ts";
 import { intArg } from "../domain/arguments.ts";
 import { addresses, workspace } from "../domain/forms.ts";
-import { listForms } from "../store.ts";
+import { listForms } from "../store/forms.ts";
 import { localeOf } from "./forms.ts";
 
 export function accountRoutes(ctx: FunctionContext) {

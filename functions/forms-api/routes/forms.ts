@@ -22,7 +22,7 @@ import {
   lockFormId,
   publishedForm,
   publishForm,
-} from "../store.ts";
+} from "../store/forms.ts";
 
 /** The entry a new form gets: records/pages/forms/<id>.md. */
 const entryIdFor = (id: string) => `page.forms.${id}`;

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import type { FormsEnv } from "../access.ts";
 import { insightsSummary } from "../domain/insights.ts";
-import { formStatistics } from "../store.ts";
+import { formStatistics } from "../store/insights.ts";
 import { loadForm } from "./forms.ts";
 
 export function insightRoutes(ctx: FunctionContext) {

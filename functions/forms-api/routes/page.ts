@@ -1,6 +1,6 @@
 // The form page and its own routes (no key; limited per visitor address):
 //
-//   GET  /to/:slug                                  the page (web/pages/form): the runner and the definition
+//   GET  /to/:slug                                  the page (pages/form.ts): the runner and the definition
 //   GET  /to/_/:asset                               runner.js, logic.js, style.css
 //   GET  /to/_/files/:form/:token/:ref/:name        a stored upload, to a signed address (one hour)
 //   POST /to/:slug/responses                        landed: a response starts (hidden fields, metadata)
@@ -15,9 +15,9 @@ import { clientAddress, readUpTo } from "../../../shared/http.ts";
 import { hmacSha256, randomBase62, toHex } from "../../../shared/ids.ts";
 import { spaceId } from "../../../shared/site.ts";
 import { verifyAddress } from "../../../shared/storage.ts";
-import { assetUrl } from "../../content/domain/shape.ts";
-import { FORM_ASSETS, formPageHtml, type PageAsset } from "../../../web/pages/form/page.ts";
-import { compile, score as scoreOf, walk } from "../../../web/pages/form/logic.js";
+import { assetUrl } from "../../../shared/site/media-address.ts";
+import { FORM_ASSETS, formPageHtml, type PageAsset } from "../pages/form.ts";
+import { compile, score as scoreOf, walk } from "../../../shared/forms/logic.js";
 import type { FormsEnv } from "../access.ts";
 import { readObject } from "../request.ts";
 import { FormsError, invalid, notFound } from "../envelope.ts";
@@ -33,17 +33,15 @@ import {
   type StoredAnswer,
 } from "../domain/responses.ts";
 import { browserOf, hiddenFields, platformOf } from "../domain/visitor.ts";
-import { enqueueCompletion } from "../webhooks.ts";
+import { enqueueCompletion } from "../webhook-adapter.ts";
+import { assetsByPath, formTransaction, publishedForm } from "../store/forms.ts";
 import {
-  assetsByPath,
-  formTransaction,
   insertResponse,
   lockResponse,
   markSubmitted,
-  publishedForm,
   type ResponseRow,
   saveProgress,
-} from "../store.ts";
+} from "../store/responses.ts";
 import { localeOf } from "./forms.ts";
 import { FILE_SECRET, UPLOAD_BUCKET, uploadKey } from "./responses.ts";
 
@@ -154,7 +152,7 @@ export function pageRoutes(ctx: FunctionContext) {
     const out: Record<string, string> = {};
     for (const href of hrefs) {
       const row = rows.find((r) => r.path === href.replace(/^\//, ""));
-      if (row) out[href] = assetUrl(row as never, { mediaHost: host, space: spaceId(c.get("site")) });
+      if (row) out[href] = assetUrl(row, { mediaHost: host, space: spaceId(c.get("site")) });
     }
     return out;
   }

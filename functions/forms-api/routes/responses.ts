@@ -8,7 +8,8 @@ import { invalid, listBody, notFound } from "../envelope.ts";
 import { listArg } from "../domain/arguments.ts";
 import { addresses } from "../domain/forms.ts";
 import { type FileValue, parseResponseQuery, responseItem } from "../domain/responses.ts";
-import { cursorOf, deleteResponses, formTransaction, listResponses, responseAnswer } from "../store.ts";
+import { cursorOf, deleteResponses, listResponses, responseAnswer } from "../store/responses.ts";
+import { formTransaction } from "../store/forms.ts";
 import { loadForm } from "./forms.ts";
 
 export const UPLOAD_BUCKET = "form-uploads";

@@ -6,7 +6,7 @@ import type { FormsEnv } from "../access.ts";
 import { readBody } from "../request.ts";
 import { invalid, notFound } from "../envelope.ts";
 import { TAG_PATTERN, webhookInput, webhookRecord } from "../domain/webhooks.ts";
-import { deleteWebhook, listWebhooks, upsertWebhook, webhookByTag } from "../store.ts";
+import { deleteWebhook, listWebhooks, upsertWebhook, webhookByTag } from "../store/webhooks.ts";
 import { loadForm } from "./forms.ts";
 
 export function webhookRoutes(ctx: FunctionContext) {

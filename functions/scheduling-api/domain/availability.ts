@@ -1,6 +1,6 @@
 // From an event type and the database's held time to the pure slot computation's inputs (and back).
 // The only I/O is the one `slotData` round trip, passed in so this stays testable.
-import type { SlotData } from "../store.ts";
+import type { SlotData } from "../store/holds.ts";
 import type { EventType } from "./event-types.ts";
 import { weekdayNumber } from "./hosts.ts";
 import { computeSlots, type Slot, type SlotHost, type SlotRules } from "./slots.ts";

@@ -2,7 +2,7 @@
 // decline. Every change and its webhook outbox rows commit in one transaction; the exclusion
 // constraint on scheduling_holds is the last word on double booking (a lost race is 409 taken), and
 // the limits it cannot express (allowance, type limits, host caps) are re-checked inside the
-// transaction under advisory locks (store.lockBookingScope), so racing requests cannot exceed them.
+// transaction under advisory locks (holdStore.lockBookingScope), so racing requests cannot exceed them.
 // @ts-types="@types/luxon"
 import { DateTime } from "luxon";
 import type { Clock } from "../../../shared/clock.ts";
@@ -10,8 +10,11 @@ import type { Db, Sql, Tx } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
 import type { Caller } from "../access.ts";
 import { badRequest, forbidden, SchedulingError } from "../envelope.ts";
-import * as store from "../store.ts";
-import type { BookingRow } from "../store.ts";
+import * as bookingStore from "../store/bookings.ts";
+import * as holdStore from "../store/holds.ts";
+import * as paymentStore from "../store/payments.ts";
+import * as peopleStore from "../store/people.ts";
+import type { BookingRow } from "../store/bookings.ts";
 import { openSlots, rulesFor, type SlotDataLoader } from "./availability.ts";
 import type { Catalog } from "./catalog.ts";
 import {
@@ -25,40 +28,10 @@ import {
   tierAdmits,
 } from "./event-types.ts";
 import { announce } from "./events.ts";
-import { forwardAction, forwardBooking, isMirror, keepMirrors, type Outbound } from "./forward.ts";
+import { forwardAction, forwardBooking, isMirror, keepMirrors } from "./forward.ts";
+import type { CreateInput, Deps } from "./types.ts";
 import type { Slot } from "./slots.ts";
 import { nextPeriodStart, periodKey, wallToUtc } from "./zones.ts";
-
-export interface Deps {
-  sql: Sql;
-  clock: Clock;
-  catalog: Catalog;
-  publicUrl: string;
-  /** how requests to external schedulers leave (domain/forward.ts) */
-  outbound: Outbound;
-}
-
-export interface Attendee {
-  name: string;
-  email: string;
-  timeZone: string;
-  language: string;
-  phoneNumber?: string;
-}
-
-export interface CreateInput {
-  type: EventType;
-  start: number;
-  lengthMinutes?: number;
-  attendee: Attendee;
-  guests: string[];
-  metadata: Record<string, string>;
-  responses: Record<string, unknown>;
-  location?: string;
-  recurrenceCount?: number;
-  /** fulfilment of a paid checkout: the payment itself is the credit */
-  paymentSessionId?: string;
-}
 
 const MINUTE = 60_000;
 
@@ -68,7 +41,7 @@ export function newUid(): string {
 
 /** The attendee's tier: staff by role, else their plan, else member; no profile is a guest. */
 async function attendeeTier(db: Db, email: string): Promise<{ tier: Tier; personId?: string }> {
-  const person = await store.personByEmail(db, email);
+  const person = await peopleStore.personByEmail(db, email);
   if (!person) return { tier: "guest" };
   if (person.role === "admin" || person.role === "support") return { tier: "staff", personId: person.id };
   return { tier: person.tier ?? "member", personId: person.id };
@@ -97,7 +70,7 @@ async function admissionCheck(
   }
   await checkAllowance(deps, deps.sql, type, attendee.email, input.start);
   if (isPaid(type) && !input.paymentSessionId && options.credit !== false) {
-    const credit = await deps.sql.begin((tx) => store.takeCredit(tx, attendee.email, type.slug));
+    const credit = await deps.sql.begin((tx) => paymentStore.takeCredit(tx, attendee.email, type.slug));
     if (!credit) {
       throw new SchedulingError("PAYMENT_REQUIRED", "This session is paid: check out first.", {
         code: "unpaid",
@@ -129,7 +102,7 @@ async function checkAllowance(
     const key = periodKey(start, zone, period);
     const from = wallToUtc(key.length === 7 ? `${key}-01` : key, 0, zone);
     const to = wallToUtc(nextPeriodStart(start, zone, period), 0, zone);
-    const used = await store.countAttendeeBookings(
+    const used = await holdStore.countAttendeeBookings(
       db,
       email,
       type.slug,
@@ -260,7 +233,7 @@ function slotFor(
   length: number,
   exceptBookingId?: number,
 ) {
-  return slotAt(deps, type, start, length, (input) => store.slotData(db, { ...input, exceptBookingId }));
+  return slotAt(deps, type, start, length, (input) => holdStore.slotData(db, { ...input, exceptBookingId }));
 }
 
 function statusFor(type: EventType, start: number, now: number): "accepted" | "pending" {
@@ -384,11 +357,11 @@ export async function createBooking(deps: Deps, caller: Caller, input: CreateInp
   const attempt = () =>
     deps.sql.begin(async (tx) => {
       // rivals sharing a limit wait here; once through, the re-checks below see all that committed first
-      await store.lockBookingScope(tx, bookingScope(deps, type, input.attendee.email));
+      await holdStore.lockBookingScope(tx, bookingScope(deps, type, input.attendee.email));
       await checkAllowance(deps, tx, type, input.attendee.email, input.start);
-      let credit: store.PaymentRow | undefined;
+      let credit: paymentStore.PaymentRow | undefined;
       if (isPaid(type) && !input.paymentSessionId) {
-        credit = await store.takeCredit(tx, input.attendee.email, type.slug);
+        credit = await paymentStore.takeCredit(tx, input.attendee.email, type.slug);
         if (!credit) {
           throw new SchedulingError("PAYMENT_REQUIRED", "This session is paid: check out first.", {
             code: "unpaid",
@@ -411,7 +384,7 @@ export async function createBooking(deps: Deps, caller: Caller, input: CreateInp
           ),
         );
       }
-      if (credit) await store.spendCredit(tx, credit.session_id, made[0].id);
+      if (credit) await paymentStore.spendCredit(tx, credit.session_id, made[0].id);
       for (const b of made) {
         if (b.status === "accepted") await bookingMade(deps, tx, b);
       }
@@ -441,7 +414,7 @@ async function insertOne(
   const meeting = status === "accepted"
     ? meetingUrl(deps, type, { uid, location, attendee_phone: attendeePhone })
     : null;
-  const row = (hosts: string[], seatOf: string | null): store.NewBooking => ({
+  const row = (hosts: string[], seatOf: string | null): bookingStore.NewBooking => ({
     uid,
     event_type_slug: type.slug,
     event_type_id: type.id,
@@ -485,19 +458,19 @@ async function insertOne(
   if ((type.seatsPerTimeSlot ?? 0) > 0) {
     // join the slot's seat group when there is one (its lead row lock serializes joins)
     for (let round = 0; round < 2; round++) {
-      const lead = await store.seatGroupAt(tx, type.slug, new Date(start));
+      const lead = await bookingStore.seatGroupAt(tx, type.slug, new Date(start));
       if (lead) {
-        const group = await store.lockSeatGroup(tx, lead);
+        const group = await bookingStore.lockSeatGroup(tx, lead);
         if (group.taken >= type.seatsPerTimeSlot!) throw taken();
-        return await store.insertBooking(tx, row(group.lead!.host_emails, lead));
+        return await bookingStore.insertBooking(tx, row(group.lead!.host_emails, lead));
       }
       const slot = await slotFor(deps, tx, type, start, length);
       if (!slot) throw taken();
       try {
         return await tx.savepoint(async (sp) => {
-          const b = await store.insertBooking(sp, row(hostChoices(type, slot)[0], uid));
+          const b = await bookingStore.insertBooking(sp, row(hostChoices(type, slot)[0], uid));
           const [s, e] = held(start, end);
-          await store.insertHolds(sp, b.id, b.host_emails, s, e);
+          await holdStore.insertHolds(sp, b.id, b.host_emails, s, e);
           return b;
         });
       } catch (error) {
@@ -514,9 +487,9 @@ async function insertOne(
   for (const hosts of hostChoices(type, slot)) {
     try {
       return await tx.savepoint(async (sp) => {
-        const b = await store.insertBooking(sp, row(hosts, null));
+        const b = await bookingStore.insertBooking(sp, row(hosts, null));
         const [s, e] = held(start, end);
-        await store.insertHolds(sp, b.id, hosts, s, e);
+        await holdStore.insertHolds(sp, b.id, hosts, s, e);
         return b;
       });
     } catch (error) {
@@ -545,7 +518,7 @@ export async function loadFor(
   db: Db = deps.sql,
   lock = false,
 ): Promise<BookingRow> {
-  const b = await store.bookingByUid(db, uid, lock);
+  const b = await bookingStore.bookingByUid(db, uid, lock);
   if (!b) throw new SchedulingError("NOT_FOUND", `Booking ${uid} not found`);
   if (!mayAct(caller, b)) throw forbidden("This booking belongs to someone else.");
   return b;
@@ -562,14 +535,14 @@ function actsForThemselves(caller: Caller): boolean {
  * booking is still active (a move) and must not count as a remaining seat.
  */
 async function release(tx: Tx, b: BookingRow, leaving: boolean): Promise<void> {
-  if (!b.seat_of) return await store.deleteHolds(tx, b.id);
-  const group = await store.lockSeatGroup(tx, b.seat_of);
+  if (!b.seat_of) return await holdStore.deleteHolds(tx, b.id);
+  const group = await bookingStore.lockSeatGroup(tx, b.seat_of);
   const others = group.taken - (leaving ? 1 : 0);
   if (others <= 0) {
-    if (group.lead) await store.deleteHolds(tx, group.lead.id);
+    if (group.lead) await holdStore.deleteHolds(tx, group.lead.id);
     return;
   }
-  if (b.seat_of === b.uid) await store.passSeatLead(tx, b);
+  if (b.seat_of === b.uid) await bookingStore.passSeatLead(tx, b);
 }
 
 /**
@@ -577,7 +550,7 @@ async function release(tx: Tx, b: BookingRow, leaving: boolean): Promise<void> {
  * meeting room (meetingUrl) exist with the row; chat access is granted here and BOOKING_CREATED goes out.
  */
 async function bookingMade(deps: Deps, tx: Tx, b: BookingRow): Promise<void> {
-  await store.grantChat(tx, b, deps.clock.now());
+  await bookingStore.grantChat(tx, b, deps.clock.now());
   await announce(deps, tx, "BOOKING_CREATED", b);
 }
 
@@ -625,9 +598,9 @@ export async function cancelBooking(
     }
     const cancelled = await cancelOne(deps, tx, b, reason);
     if (input.subsequent && b.recurring_uid) {
-      for (const later of await store.bookingsByRecurring(tx, b.recurring_uid)) {
+      for (const later of await bookingStore.bookingsByRecurring(tx, b.recurring_uid)) {
         if (later.start_at.getTime() <= b.start_at.getTime()) continue;
-        const locked = await store.bookingByUid(tx, later.uid, true);
+        const locked = await bookingStore.bookingByUid(tx, later.uid, true);
         if (locked && (locked.status === "accepted" || locked.status === "pending")) {
           await cancelOne(deps, tx, locked, reason);
         }
@@ -639,9 +612,12 @@ export async function cancelBooking(
 
 /** Cancels one booking inside the caller's transaction: frees its time, ends chat access, announces it. */
 async function cancelOne(deps: Deps, tx: Tx, b: BookingRow, reason: string | null): Promise<BookingRow> {
-  const updated = await store.updateBooking(tx, b.id, { status: "cancelled", cancellation_reason: reason });
+  const updated = await bookingStore.updateBooking(tx, b.id, {
+    status: "cancelled",
+    cancellation_reason: reason,
+  });
   await release(tx, updated, false);
-  await store.revokeChat(tx, b.id, deps.clock.now());
+  await bookingStore.revokeChat(tx, b.id, deps.clock.now());
   await announce(deps, tx, "BOOKING_CANCELLED", updated);
   return updated;
 }
@@ -680,7 +656,7 @@ async function decide(
       );
     }
     if (to === "accepted") {
-      const updated = await store.updateBooking(tx, b.id, {
+      const updated = await bookingStore.updateBooking(tx, b.id, {
         status: "accepted",
         meeting_url: type ? meetingUrl(deps, type, b) : null,
         confirmed_at: deps.clock.now(),
@@ -688,10 +664,13 @@ async function decide(
       await bookingMade(deps, tx, updated);
       return updated;
     }
-    const updated = await store.updateBooking(tx, b.id, { status: "rejected", cancellation_reason: reason });
+    const updated = await bookingStore.updateBooking(tx, b.id, {
+      status: "rejected",
+      cancellation_reason: reason,
+    });
     await release(tx, updated, false);
     // the payment stays unspent: a later booking of the type may use it
-    await store.releaseCreditOf(tx, b.id);
+    await paymentStore.releaseCreditOf(tx, b.id);
     await announce(deps, tx, "BOOKING_REJECTED", updated);
     return updated;
   });
@@ -735,7 +714,7 @@ export async function rescheduleBooking(
     deps.sql.begin(async (tx) => {
       if (!isMirror(type, current)) {
         // the same order as a creation takes them (before the row lock), so the two never deadlock
-        await store.lockBookingScope(tx, bookingScope(deps, type, current.attendee_email));
+        await holdStore.lockBookingScope(tx, bookingScope(deps, type, current.attendee_email));
       }
       const b = await loadFor(deps, caller, uid, tx, true);
       if (b.status !== "accepted" && b.status !== "pending") {
@@ -760,14 +739,14 @@ export async function rescheduleBooking(
       const end = input.start + length * MINUTE;
       let seatOf: string | null = null;
       if (b.seat_of) {
-        const lead = await store.seatGroupAt(tx, type.slug, new Date(input.start));
+        const lead = await bookingStore.seatGroupAt(tx, type.slug, new Date(input.start));
         if (lead) {
-          const group = await store.lockSeatGroup(tx, lead);
+          const group = await bookingStore.lockSeatGroup(tx, lead);
           if (group.taken >= (type.seatsPerTimeSlot ?? 0)) throw taken();
           seatOf = lead;
         } else seatOf = b.uid;
       }
-      const updated = await store.updateBooking(tx, b.id, {
+      const updated = await bookingStore.updateBooking(tx, b.id, {
         start_at: new Date(input.start),
         end_at: new Date(end),
         host_emails: hosts,
@@ -779,7 +758,7 @@ export async function rescheduleBooking(
         previous_start_at: b.start_at,
       });
       if (!seatOf || seatOf === b.uid) {
-        await store.insertHolds(
+        await holdStore.insertHolds(
           tx,
           b.id,
           hosts,
@@ -788,7 +767,7 @@ export async function rescheduleBooking(
         );
       }
       // chat access follows the booking to its (possibly new) hosts
-      if (updated.status === "accepted") await store.grantChat(tx, updated, deps.clock.now());
+      if (updated.status === "accepted") await bookingStore.grantChat(tx, updated, deps.clock.now());
       await announce(deps, tx, "BOOKING_RESCHEDULED", updated, {
         rescheduleUid: b.uid,
         rescheduleStartTime: b.start_at.toISOString(),

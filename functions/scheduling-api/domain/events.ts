@@ -3,23 +3,23 @@
 import { enqueueWebhook } from "../../../shared/webhooks/outbox.ts";
 import type { Clock } from "../../../shared/clock.ts";
 import type { Db, Tx } from "../../../shared/db.ts";
-import { type BookingRow, matchingWebhooks } from "../store.ts";
-import { bookingMetadata } from "../wire.ts";
+import { type BookingRow } from "../store/bookings.ts";
+import { matchingWebhooks } from "../store/webhooks.ts";
 import type { Catalog } from "./catalog.ts";
+import { TRIGGERS } from "../../../shared/openapi/enums/scheduling.ts";
 
-export const TRIGGERS = [
-  "BOOKING_CREATED",
-  "BOOKING_RESCHEDULED",
-  "BOOKING_CANCELLED",
-  "BOOKING_REJECTED",
-  "MEETING_STARTED",
-  "MEETING_ENDED",
-  "BOOKING_NO_SHOW_UPDATED",
-  "RECORDING_READY",
-] as const;
 export type Trigger = typeof TRIGGERS[number];
 
 export const OUTBOX_API = "scheduling";
+
+/**
+ * A booking's metadata as every answer and webhook payload shows it: the members its caller gave plus
+ * provider and event (kept in the row's metadata) and, for a seat, seatOf. The service's own state lives
+ * in columns (confirmed_at, previous_start_at, payment_session_id), never here.
+ */
+export function bookingMetadata(b: BookingRow): Record<string, unknown> {
+  return { ...b.metadata, ...(b.seat_of ? { seatOf: b.seat_of } : {}) };
+}
 
 function utcOffset(zone: string, at: Date): number {
   try {

@@ -12,19 +12,14 @@
 import { checkOutboundUrl } from "../../../shared/webhooks/url-guard.ts";
 import type { Tx } from "../../../shared/db.ts";
 import { SchedulingError } from "../envelope.ts";
-import * as store from "../store.ts";
-import type { BookingRow, NewBooking } from "../store.ts";
-import type { CreateInput } from "./bookings.ts";
+import * as bookingStore from "../store/bookings.ts";
+import * as paymentStore from "../store/payments.ts";
+import type { BookingRow, NewBooking } from "../store/bookings.ts";
+import type { CreateInput, Outbound } from "./types.ts";
 import type { Catalog } from "./catalog.ts";
 import type { EventType } from "./event-types.ts";
 
 /** How forwarded requests leave: the guard's switch for private targets, the fetch to use, a timeout. */
-export interface Outbound {
-  allowPrivate: boolean;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
-}
-
 const BOOKINGS_VERSION = "2024-08-13";
 const SLOTS_VERSION = "2024-09-04";
 
@@ -229,7 +224,7 @@ export async function forwardAction(
   }, target.origin);
   if (!row) throw failed(target, `its answer to ${action} is not a booking (no uid or start)`);
   if (row.uid === before.uid) {
-    return await store.updateBooking(tx, before.id, {
+    return await bookingStore.updateBooking(tx, before.id, {
       status: row.status,
       start_at: row.start_at,
       end_at: row.end_at,
@@ -240,8 +235,8 @@ export async function forwardAction(
       rescheduling_reason: row.rescheduling_reason,
     });
   }
-  await store.updateBooking(tx, before.id, { status: "rescheduled" });
-  const kept = await store.insertMirror(tx, {
+  await bookingStore.updateBooking(tx, before.id, { status: "rescheduled" });
+  const kept = await bookingStore.insertMirror(tx, {
     ...row,
     rescheduled_from_uid: before.uid,
     booked_by: before.booked_by,
@@ -332,7 +327,7 @@ export async function keepMirrors(
   const kept: BookingRow[] = [];
   for (const [i, b] of bookings.entries()) {
     const row = mirrorOf(type, b, origin);
-    const mirror = row && await store.insertMirror(tx, {
+    const mirror = row && await bookingStore.insertMirror(tx, {
       ...row,
       booked_by: personId ?? null,
       // a paid checkout's fulfilment: its session names the (first) booking, as a native one does
@@ -348,8 +343,8 @@ export async function keepMirrors(
     kept.push(mirror);
   }
   if (paid.creditOf) {
-    const credit = await store.takeCredit(tx, paid.creditOf, type.slug);
-    if (credit) await store.spendCredit(tx, credit.session_id, kept[0].id);
+    const credit = await paymentStore.takeCredit(tx, paid.creditOf, type.slug);
+    if (credit) await paymentStore.spendCredit(tx, credit.session_id, kept[0].id);
   }
   return kept;
 }
@@ -377,26 +372,26 @@ export async function applyIntake(
   switch (trigger) {
     case "BOOKING_CREATED": {
       const row = mirrorOf(type, payload, origin);
-      if (row) await store.insertMirror(tx, row);
+      if (row) await bookingStore.insertMirror(tx, row);
       return;
     }
     case "BOOKING_CANCELLED":
-      await store.updateMirror(tx, uid, origin, {
+      await bookingStore.updateMirror(tx, uid, origin, {
         status: "cancelled",
         cancellation_reason: text(payload.cancellationReason) ?? null,
       });
       return;
     case "BOOKING_REJECTED":
-      await store.updateMirror(tx, uid, origin, {
+      await bookingStore.updateMirror(tx, uid, origin, {
         status: "rejected",
         cancellation_reason: text(payload.rejectionReason) ?? text(payload.cancellationReason) ?? null,
       });
       return;
     case "BOOKING_RESCHEDULED": {
       const from = text(payload.rescheduleUid);
-      if (from && from !== uid) await store.updateMirror(tx, from, origin, { status: "rescheduled" });
+      if (from && from !== uid) await bookingStore.updateMirror(tx, from, origin, { status: "rescheduled" });
       const row = mirrorOf(type, payload, origin);
-      if (row) await store.insertMirror(tx, { ...row, status: "accepted" });
+      if (row) await bookingStore.insertMirror(tx, { ...row, status: "accepted" });
       return;
     }
   }

@@ -1,6 +1,6 @@
 // The calendar invitation of a booking (RFC 5545): one VEVENT, its UID stable across moves and its
 // SEQUENCE bumped by each, so calendars update the event instead of adding another.
-import type { BookingRow } from "../store.ts";
+import type { BookingRow } from "../store/bookings.ts";
 import type { Catalog } from "./catalog.ts";
 
 function stamp(d: Date): string {

@@ -5,9 +5,11 @@
 // transaction that marks it, and the marks are taken once, so no event is sent twice.
 import type { Caller } from "../access.ts";
 import { badRequest, forbidden, SchedulingError } from "../envelope.ts";
-import * as store from "../store.ts";
-import type { BookingRow, ParticipantRole } from "../store.ts";
-import type { Deps } from "./bookings.ts";
+import * as bookingStore from "../store/bookings.ts";
+import * as meetingStore from "../store/meetings.ts";
+import type { BookingRow } from "../store/bookings.ts";
+import type { ParticipantRole } from "../store/meetings.ts";
+import type { Deps } from "./types.ts";
 import { announce } from "./events.ts";
 
 const MINUTE = 60_000;
@@ -86,7 +88,7 @@ export function identify(
 }
 
 async function roomBooking(deps: Deps, uid: string): Promise<BookingRow> {
-  const b = await store.bookingByUid(deps.sql, uid);
+  const b = await bookingStore.bookingByUid(deps.sql, uid);
   // a booking without a room (another location, or not made yet) has no such page
   if (!b || !b.meeting_url) {
     throw new SchedulingError("NOT_FOUND", `Meeting room ${uid} not found`);
@@ -99,14 +101,14 @@ export interface RoomView {
   state: RoomState;
   opensAt: number;
   closesAt: number;
-  joins: Awaited<ReturnType<typeof store.joinsOf>>;
+  joins: Awaited<ReturnType<typeof meetingStore.joinsOf>>;
   you?: Participant;
 }
 
 export async function viewRoom(deps: Deps, uid: string, you?: Participant): Promise<RoomView> {
   const booking = await roomBooking(deps, uid);
   const now = deps.clock.now().getTime();
-  const joins = await store.joinsOf(deps.sql, booking.id, new Date(now - PRESENT_WITHIN_MS));
+  const joins = await meetingStore.joinsOf(deps.sql, booking.id, new Date(now - PRESENT_WITHIN_MS));
   return { booking, state: roomState(booking, now), ...roomWindow(booking), joins, you };
 }
 
@@ -142,8 +144,8 @@ export async function joinRoom(
   const state = roomState(b, now.getTime());
   if (state !== "open") throw closed({ state, ...roomWindow(b) });
   await deps.sql.begin(async (tx) => {
-    await store.recordJoin(tx, b.id, you, now);
-    const started = await store.markMeetingStarted(tx, b.id, now);
+    await meetingStore.recordJoin(tx, b.id, you, now);
+    const started = await meetingStore.markMeetingStarted(tx, b.id, now);
     if (started) await announce(deps, tx, "MEETING_STARTED", started);
   });
   return await viewRoom(deps, uid, you);
@@ -157,7 +159,7 @@ export async function leaveRoom(
 ): Promise<RoomView> {
   const b = await roomBooking(deps, uid);
   const you = identify(deps, b, caller, given);
-  await store.recordLeave(deps.sql, b.id, you.email, deps.clock.now());
+  await meetingStore.recordLeave(deps.sql, b.id, you.email, deps.clock.now());
   return await viewRoom(deps, uid, you);
 }
 
@@ -170,7 +172,7 @@ export async function endMeeting(deps: Deps, caller: Caller, uid: string): Promi
   }
   if (!b.meeting_started_at) throw badRequest("The meeting has not started: nobody has joined yet.");
   await deps.sql.begin(async (tx) => {
-    const ended = await store.markMeetingEnded(tx, b.id, deps.clock.now());
+    const ended = await meetingStore.markMeetingEnded(tx, b.id, deps.clock.now());
     if (ended) await announce(deps, tx, "MEETING_ENDED", ended);
   });
   return await viewRoom(deps, uid);
@@ -183,7 +185,7 @@ export async function sweepMeetings(deps: Deps): Promise<number> {
   let total = 0;
   for (;;) {
     const ended = await deps.sql.begin(async (tx) => {
-      const rows = await store.claimMeetingsToEnd(tx, closedBefore, now, SWEEP_BATCH);
+      const rows = await meetingStore.claimMeetingsToEnd(tx, closedBefore, now, SWEEP_BATCH);
       for (const b of rows) await announce(deps, tx, "MEETING_ENDED", b);
       return rows.length;
     });

@@ -10,9 +10,11 @@ import {
   toMinorUnits,
 } from "../../../shared/payments/mod.ts";
 import { badRequest, SchedulingError } from "../envelope.ts";
-import * as store from "../store.ts";
+import * as paymentStore from "../store/payments.ts";
+import * as peopleStore from "../store/people.ts";
 import type { Caller } from "../access.ts";
-import { admitBooking, createBooking, type CreateInput, type Deps } from "./bookings.ts";
+import { admitBooking, createBooking } from "./bookings.ts";
+import type { CreateInput, Deps } from "./types.ts";
 import { isPaid } from "./event-types.ts";
 
 export const CHECKOUT_KIND = "session-booking";
@@ -34,7 +36,9 @@ export async function startCheckout(
 ): Promise<{ id: string; url: string }> {
   const { type } = input;
   if (!isPaid(type)) throw badRequest("This session is free: book it directly.");
-  if (!deps.catalog.sessions.guestCheckout && !(await store.personByEmail(deps.sql, input.attendee.email))) {
+  if (
+    !deps.catalog.sessions.guestCheckout && !(await peopleStore.personByEmail(deps.sql, input.attendee.email))
+  ) {
     throw new SchedulingError("FORBIDDEN", "This site does not take guests to checkout.", { code: "guest" });
   }
   await admitBooking(deps, caller, input, { checkout: true });
@@ -108,7 +112,7 @@ function carriedObject(text: string | undefined): Record<string, unknown> {
   }
 }
 
-export type FulfilmentStatus = store.PaymentRow["status"];
+export type FulfilmentStatus = paymentStore.PaymentRow["status"];
 
 /** What fulfilment reads of a completed checkout: a verified event, or the session as the provider tells it. */
 export type PaidSession = Pick<
@@ -139,7 +143,7 @@ export async function fulfilCheckout(
   const email = (event.customerEmail ?? "").trim().toLowerCase();
   const start = Date.parse(m.start ?? "");
   const now = deps.clock.now();
-  const claimed = await store.claimPayment(deps.sql, {
+  const claimed = await paymentStore.claimPayment(deps.sql, {
     sessionId: event.sessionId,
     slug: m.eventTypeSlug ?? "",
     email,
@@ -150,17 +154,17 @@ export async function fulfilCheckout(
     staleBefore: new Date(now.getTime() - STALE_CLAIM_MS),
   });
   if (!claimed) {
-    const row = await store.paymentBySession(deps.sql, event.sessionId);
+    const row = await paymentStore.paymentBySession(deps.sql, event.sessionId);
     return { status: row?.status ?? "processing", claimed: false };
   }
   // a fulfilment that died after booking but before settling: its booking stands
-  const made = await store.bookingByPaymentSession(deps.sql, event.sessionId);
+  const made = await paymentStore.bookingByPaymentSession(deps.sql, event.sessionId);
   if (made) {
-    await store.settlePayment(deps.sql, event.sessionId, "booked", made.id);
+    await paymentStore.settlePayment(deps.sql, event.sessionId, "booked", made.id);
     return { status: "booked", bookingUid: made.uid, claimed: true };
   }
   if (!type || !email || Number.isNaN(start) || event.paymentStatus !== "paid") {
-    await store.settlePayment(
+    await paymentStore.settlePayment(
       deps.sql,
       event.sessionId,
       "failed",
@@ -192,12 +196,12 @@ export async function fulfilCheckout(
       ...(m.location ? { location: m.location } : {}),
       paymentSessionId: event.sessionId,
     });
-    await store.settlePayment(deps.sql, event.sessionId, "booked", booking.id);
+    await paymentStore.settlePayment(deps.sql, event.sessionId, "booked", booking.id);
     return { status: "booked", bookingUid: booking.uid, claimed: true };
   } catch (error) {
     const taken = error instanceof SchedulingError &&
       (error.code === "CONFLICT" || error.code === "BAD_REQUEST");
-    await store.settlePayment(
+    await paymentStore.settlePayment(
       deps.sql,
       event.sessionId,
       taken ? "unavailable" : "failed",

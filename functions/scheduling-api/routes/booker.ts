@@ -6,7 +6,7 @@
 import type { Context, Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { isEmailAddress } from "../../../shared/email.ts";
-import { type BookerData, renderBookerNotFound, renderBookerPage } from "../../../web/pages/book/page.ts";
+import { type BookerData, renderBookerNotFound, renderBookerPage } from "../pages/booker.ts";
 import type { Caller, SchedulingEnv } from "../access.ts";
 import { cancelBooking, createBooking, loadFor, rescheduleBooking } from "../domain/bookings.ts";
 import { findType } from "../domain/catalog.ts";

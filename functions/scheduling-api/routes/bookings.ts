@@ -9,17 +9,17 @@ import {
   type CancelInput,
   confirmBooking,
   createBooking,
-  type CreateInput,
   declineBooking,
   loadFor,
   rescheduleBooking,
 } from "../domain/bookings.ts";
 import type { Catalog } from "../domain/catalog.ts";
+import type { CreateInput } from "../domain/types.ts";
 import type { EventType } from "../domain/event-types.ts";
 import { bookingIcs } from "../domain/ics.ts";
 import { isZone } from "../domain/zones.ts";
 import { badRequest, pagination, success } from "../envelope.ts";
-import { type BookingFilter, listBookings } from "../store.ts";
+import { type BookingFilter, listBookings } from "../store/bookings.ts";
 import { bookingOut, teamIdOf } from "../wire.ts";
 import { bookableType, catalogOf, depsOf, intParam, jsonBody, parseInstant } from "./common.ts";
 

@@ -11,9 +11,9 @@ import {
   unstorablePathSegment,
 } from "../../../shared/input-text.ts";
 import { type Caller, isPrivileged, type SchedulingEnv } from "../access.ts";
-import type { Deps } from "../domain/bookings.ts";
-import type { Outbound } from "../domain/forward.ts";
-import { catalogFor } from "../catalogue.ts";
+import type { Deps } from "../domain/types.ts";
+import type { Outbound } from "../domain/types.ts";
+import { catalogFor } from "../domain/catalog.ts";
 import { type Catalog, findType } from "../domain/catalog.ts";
 import { type EventType, tierAdmits } from "../domain/event-types.ts";
 import { badRequest, notFound } from "../envelope.ts";

@@ -16,7 +16,8 @@ import {
   startCheckout,
 } from "../domain/payments.ts";
 import { badRequest, notFound, SchedulingError, success } from "../envelope.ts";
-import { bookingById, paymentBySession } from "../store.ts";
+import { bookingById } from "../store/bookings.ts";
+import { paymentBySession } from "../store/payments.ts";
 import { bookingOut } from "../wire.ts";
 import { parseCreate } from "./bookings.ts";
 import { catalogOf, depsOf, jsonBody } from "./common.ts";

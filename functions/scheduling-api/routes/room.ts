@@ -5,7 +5,7 @@
 import type { Context, Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { isEmailAddress } from "../../../shared/email.ts";
-import { renderRoomPage } from "../../../web/pages/book/room.ts";
+import { renderRoomPage } from "../pages/room.ts";
 import type { SchedulingEnv } from "../access.ts";
 import { endMeeting, identify, joinRoom, leaveRoom, viewRoom } from "../domain/meetings.ts";
 import { badRequest, success } from "../envelope.ts";

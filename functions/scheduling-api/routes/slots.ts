@@ -7,7 +7,7 @@ import { forwardSlots } from "../domain/forward.ts";
 import type { Slot } from "../domain/slots.ts";
 import { dateIn, isoIn, isZone } from "../domain/zones.ts";
 import { badRequest, success } from "../envelope.ts";
-import { slotData } from "../store.ts";
+import { slotData } from "../store/holds.ts";
 import { catalogOf, intParam, outboundOf, parseInstant, visibleType } from "./common.ts";
 
 const MAX_RANGE_DAYS = 100;

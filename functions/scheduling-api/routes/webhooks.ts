@@ -5,9 +5,9 @@ import type { FunctionContext } from "../../../shared/context.ts";
 import { checkOutboundUrl } from "../../../shared/webhooks/url-guard.ts";
 import type { SchedulingEnv } from "../access.ts";
 import { findType } from "../domain/catalog.ts";
-import { TRIGGERS } from "../domain/events.ts";
+import { TRIGGERS } from "../../../shared/openapi/enums/scheduling.ts";
 import { badRequest, methodNotAllowed, notFound, pagination, success } from "../envelope.ts";
-import * as store from "../store.ts";
+import * as webhookStore from "../store/webhooks.ts";
 import { webhookOut } from "../wire.ts";
 import { catalogOf, intParam, jsonBody } from "./common.ts";
 
@@ -18,7 +18,7 @@ function keyOnly(c: C): void {
 }
 
 async function parseFields(ctx: FunctionContext, c: C, body: Record<string, unknown>, partial: boolean) {
-  const out: Partial<store.WebhookRow> = {};
+  const out: Partial<webhookStore.WebhookRow> = {};
   if (!partial || body.subscriberUrl !== undefined) {
     if (typeof body.subscriberUrl !== "string") throw badRequest("subscriberUrl is required");
     const guard = await checkOutboundUrl(body.subscriberUrl, {
@@ -72,7 +72,7 @@ async function parseFields(ctx: FunctionContext, c: C, body: Record<string, unkn
 
 export function webhookRoutes(ctx: FunctionContext) {
   const byRef = async (c: C) => {
-    const row = await store.webhookByRef(ctx.sql, c.req.param("ref")!);
+    const row = await webhookStore.webhookByRef(ctx.sql, c.req.param("ref")!);
     if (!row) throw notFound(`Webhook ${c.req.param("ref")}`);
     return row;
   };
@@ -81,7 +81,7 @@ export function webhookRoutes(ctx: FunctionContext) {
       keyOnly(c);
       const take = intParam(c.req.query("take"), "take", 1, 250, 100);
       const skip = intParam(c.req.query("skip"), "skip", 0, 1_000_000, 0);
-      const { rows, total } = await store.listWebhooks(ctx.sql, take, skip);
+      const { rows, total } = await webhookStore.listWebhooks(ctx.sql, take, skip);
       const catalog = await catalogOf(ctx, c);
       return success(c, rows.map((w) => webhookOut(w, catalog)), 200, {
         pagination: pagination(total, take, skip),
@@ -91,7 +91,7 @@ export function webhookRoutes(ctx: FunctionContext) {
       keyOnly(c);
       const fields = await parseFields(ctx, c, await jsonBody(c), false);
       const caller = c.get("caller");
-      const row = await store.insertWebhook(ctx.sql, {
+      const row = await webhookStore.insertWebhook(ctx.sql, {
         subscriber_url: fields.subscriber_url!,
         triggers: fields.triggers!,
         active: fields.active ?? true,
@@ -110,13 +110,15 @@ export function webhookRoutes(ctx: FunctionContext) {
       keyOnly(c);
       const row = await byRef(c);
       const fields = await parseFields(ctx, c, await jsonBody(c), true);
-      const updated = Object.keys(fields).length ? await store.updateWebhook(ctx.sql, row.id, fields) : row;
+      const updated = Object.keys(fields).length
+        ? await webhookStore.updateWebhook(ctx.sql, row.id, fields)
+        : row;
       return success(c, webhookOut(updated, await catalogOf(ctx, c)));
     },
     async remove(c: C) {
       keyOnly(c);
       const row = await byRef(c);
-      await store.deleteWebhook(ctx.sql, row.id);
+      await webhookStore.deleteWebhook(ctx.sql, row.id);
       return success(c, webhookOut(row, await catalogOf(ctx, c)));
     },
   };

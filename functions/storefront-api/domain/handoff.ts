@@ -2,7 +2,7 @@
 // product page would, and whether a guest may go straight on to checkout (the checkout's own rule,
 // `guestMayBuy`, so the handoff page never keeps a copy of it). Pure.
 import type { CartView } from "../graphql/carts.ts";
-import type { AssetRow } from "../store.ts";
+import type { AssetRow } from "../store/catalog.ts";
 import { guestMayBuy } from "./checkout.ts";
 import { imageUrl } from "./images.ts";
 

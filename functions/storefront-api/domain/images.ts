@@ -1,6 +1,6 @@
 // Image addresses on the site's images door (/api/media/<space>/<asset>/<hash>/<file>), and the
 // Storefront API's transform arguments mapped to the door's parameters.
-import type { AssetRow } from "../store.ts";
+import type { AssetRow } from "../store/catalog.ts";
 
 export interface ImageTransform {
   maxWidth?: number | null;

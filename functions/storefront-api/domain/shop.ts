@@ -1,6 +1,8 @@
 // The shop: the site's name and the storefront record's currency, shipping countries, tagline and
 // policies. Also the locale chain a request reads localized fields in (@inContext(language:), else Accept-Language).
 import { defaultLocale, localeChain, type SiteSettings } from "../../../shared/site.ts";
+import type { Db } from "../../../shared/db.ts";
+import { storefrontRecord } from "../store/catalog.ts";
 import { fieldValue, type RecordRow } from "./catalog.ts";
 
 export interface ShopInfo {
@@ -13,6 +15,11 @@ export interface ShopInfo {
 }
 
 export const DEFAULT_CURRENCY = "USD";
+
+/** The shop as the site's storefront record says now (one read). */
+export async function shopOf(db: Db, site: SiteSettings): Promise<ShopInfo> {
+  return shopInfo(site, await storefrontRecord(db));
+}
 
 export function shopInfo(site: SiteSettings, storefront: RecordRow | undefined): ShopInfo {
   const locales = localeChain(site, defaultLocale(site).code);

@@ -25,12 +25,13 @@ import {
   updateNote,
 } from "../domain/cart.ts";
 import { idOf } from "../domain/ids.ts";
-import * as store from "../store.ts";
+import * as cartStore from "../store/carts.ts";
+import * as catalogStore from "../store/catalog.ts";
 import { type StoreContext, variantOf } from "./context.ts";
 
 export interface CartView {
   token: string;
-  row: store.CartRow;
+  row: cartStore.CartRow;
   cost: CartCost;
   /** variant key -> its product, for CartLine.merchandise.product */
   products: Map<string, Product>;
@@ -64,7 +65,7 @@ async function merchandiseOf(ctx: StoreContext, ids: string[]) {
   return found;
 }
 
-export async function viewOf(ctx: StoreContext, row: store.CartRow): Promise<CartView> {
+export async function viewOf(ctx: StoreContext, row: cartStore.CartRow): Promise<CartView> {
   const resolved = await resolveLines(ctx, row.lines);
   const shop = await ctx.shop();
   const products = new Map([...resolved].map(([key, hit]) => [key, hit.product]));
@@ -72,12 +73,12 @@ export async function viewOf(ctx: StoreContext, row: store.CartRow): Promise<Car
     token: row.id,
     row,
     products,
-    cost: cost(store.stateOf(row), (line) => resolved.get(lineKey(line))?.variant, shop.currency),
+    cost: cost(cartStore.stateOf(row), (line) => resolved.get(lineKey(line))?.variant, shop.currency),
   };
 }
 
 /** each cart row of a request is priced once, however many aliases read it */
-const views = new WeakMap<store.CartRow, Promise<CartView>>();
+const views = new WeakMap<cartStore.CartRow, Promise<CartView>>();
 
 /** A cart as it is now (rule 7: null for an unknown token); the reads of one request share one query. */
 export async function readCartView(ctx: StoreContext, cartId: string): Promise<CartView | null> {
@@ -118,9 +119,9 @@ async function mutate(
   let outcome: Outcome | undefined;
   // a later read in the same request must see this change
   ctx.loaders.cart.clear(token);
-  const changed = await store.changeCart(ctx.sql, token, ctx.clock.now(), async (row, tx) => {
+  const changed = await cartStore.changeCart(ctx.sql, token, ctx.clock.now(), async (row, tx) => {
     const resolved = await variantsOnConnection(ctx, tx, row.lines);
-    outcome = rule(store.stateOf(row), merchandise, (line) => resolved.get(lineKey(line)));
+    outcome = rule(cartStore.stateOf(row), merchandise, (line) => resolved.get(lineKey(line)));
     return { state: outcome.userErrors.length ? undefined : outcome.state };
   });
   if (!changed || !outcome) return unknownCart();
@@ -130,7 +131,7 @@ async function mutate(
 /** The variants of stored lines, read with the given connection (one query). */
 async function variantsOnConnection(ctx: StoreContext, db: Db, lines: StoredLine[]) {
   const found = new Map<string, Variant>();
-  const rows = await store.productsByNames(db, [...new Set(lines.map((l) => l.sku))]);
+  const rows = await catalogStore.productsByNames(db, [...new Set(lines.map((l) => l.sku))]);
   for (const line of lines) {
     const row = rows.find((r) => r.names.includes(line.sku));
     const variant = row ? variantByKey(await ctx.product(row), lineKey(line)) : undefined;
@@ -172,7 +173,7 @@ export async function createCart(
     state = outcome.state;
   }
   if (errors.length) return { cart: null, userErrors: errors, warnings: [] };
-  const row = await store.insertCart(ctx.sql, randomBase62(32), state, ctx.keyId, ctx.clock.now());
+  const row = await cartStore.insertCart(ctx.sql, randomBase62(32), state, ctx.keyId, ctx.clock.now());
   const view = await viewOf(ctx, row);
   if (input?.discountCodes?.length) view.discountCodes = input.discountCodes;
   return { cart: view, userErrors: [], warnings };

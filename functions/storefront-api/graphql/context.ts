@@ -15,9 +15,11 @@ import {
 } from "../domain/catalog.ts";
 import { splitVariantKey } from "../domain/ids.ts";
 import type { PageArgs, Window } from "../domain/paging.ts";
-import { type ShopInfo, shopInfo } from "../domain/shop.ts";
-import * as store from "../store.ts";
-import type { AssetRow, CartRow, CatalogRow, CollectionRow, ProductSort } from "../store.ts";
+import { type ShopInfo, shopOf } from "../domain/shop.ts";
+import * as cartStore from "../store/carts.ts";
+import * as catalogStore from "../store/catalog.ts";
+import type { AssetRow, CatalogRow, CollectionRow, ProductSort } from "../store/catalog.ts";
+import type { CartRow } from "../store/carts.ts";
 
 export interface StoreContext {
   sql: Sql;
@@ -75,7 +77,7 @@ export function createStoreContext(input: {
   const ctx: StoreContext = {
     ...input,
     space: spaceId(site),
-    shop: () => (shop ??= store.storefrontRecord(sql).then((row) => shopInfo(site, row))),
+    shop: () => (shop ??= shopOf(sql, site)),
     catalog: () => (catalog ??= ctx.shop().then((s) => ({
       locales: input.locales,
       currency: s.currency,
@@ -93,25 +95,25 @@ export function createStoreContext(input: {
     },
     loaders: {
       productByHandle: new DataLoader(async (handles) => {
-        const rows = firstBy(await store.productsByHandles(sql, [...handles]), (r) => [r.handle]);
+        const rows = firstBy(await catalogStore.productsByHandles(sql, [...handles]), (r) => [r.handle]);
         return Promise.all(handles.map((h) => {
           const row = rows.get(h);
           return row ? ctx.product(row) : null;
         }));
       }),
       productByName: new DataLoader(async (names) => {
-        const rows = firstBy(await store.productsByNames(sql, [...names]), (r) => r.names);
+        const rows = firstBy(await catalogStore.productsByNames(sql, [...names]), (r) => r.names);
         return Promise.all(names.map((n) => {
           const row = rows.get(n);
           return row ? ctx.product(row) : null;
         }));
       }),
       collectionByHandle: new DataLoader(async (handles) => {
-        const rows = firstBy(await store.collectionsByHandles(sql, [...handles]), (r) => [r.handle]);
+        const rows = firstBy(await catalogStore.collectionsByHandles(sql, [...handles]), (r) => [r.handle]);
         return handles.map((h) => rows.get(h) ?? null);
       }),
       collectionsOf: new DataLoader(async (list) => {
-        const rows = await store.collectionsNaming(sql, [...new Set(list.flatMap((p) => p.names))]);
+        const rows = await catalogStore.collectionsNaming(sql, [...new Set(list.flatMap((p) => p.names))]);
         // collections by the names they list, so each product finds its own without scanning them all
         const byName = new Map<string, Set<CollectionRow>>();
         for (const c of rows) for (const n of c.names) byName.set(n, (byName.get(n) ?? new Set()).add(c));
@@ -121,7 +123,7 @@ export function createStoreContext(input: {
         });
       }, { cacheKeyFn: (p) => p.handle }),
       asset: new DataLoader(async (ids) => {
-        const rows = firstBy(await store.assetsByIds(sql, [...ids]), (r) => [r.id]);
+        const rows = firstBy(await catalogStore.assetsByIds(sql, [...ids]), (r) => [r.id]);
         return ids.map((id) => rows.get(id) ?? null);
       }),
       // the products of every collection on a page, in one query (grouped by identical paging)
@@ -133,7 +135,7 @@ export function createStoreContext(input: {
         }
         const answers = new Map<CollectionProductsKey, CatalogRow[]>();
         await Promise.all([...groups.values()].map(async (group) => {
-          const rows = await store.collectionProductsPages(sql, {
+          const rows = await catalogStore.collectionProductsPages(sql, {
             groups: group.map((k) => k.names),
             sort: group[0].sort,
             reverse: group[0].reverse,
@@ -145,7 +147,7 @@ export function createStoreContext(input: {
         return keys.map((k) => answers.get(k) ?? []);
       }, { cacheKeyFn: (k) => JSON.stringify([k.names, k.sort, k.reverse, k.window]) }),
       cart: new DataLoader(async (tokens) => {
-        const rows = firstBy(await store.readCarts(sql, [...tokens]), (r) => [r.id]);
+        const rows = firstBy(await cartStore.readCarts(sql, [...tokens]), (r) => [r.id]);
         return tokens.map((t) => rows.get(t) ?? null);
       }),
     },

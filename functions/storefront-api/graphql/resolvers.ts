@@ -1,7 +1,7 @@
 // Resolvers: thin maps from the domain (catalog, carts, shop) to the Storefront API's wire shapes.
 // Parents carry a __typename so the Node, Merchandise and other abstract types resolve.
-import { type CollectionRow } from "../store.ts";
-import * as store from "../store.ts";
+import { type CollectionRow } from "../store/catalog.ts";
+import * as catalogStore from "../store/catalog.ts";
 import { descriptionText, fieldValue, priceRange, type Product, type Variant } from "../domain/catalog.ts";
 import type { Attribute } from "../domain/cart.ts";
 import { StoreInputError } from "../domain/errors.ts";
@@ -23,7 +23,7 @@ import * as carts from "./carts.ts";
 import type { CartView } from "./carts.ts";
 import { sortContextOf, type StoreContext, variantOf } from "./context.ts";
 import { LANGUAGE_CODES } from "./enums.ts";
-import type { AssetRow, CatalogRow, CollectionSort, ProductSort } from "../store.ts";
+import type { AssetRow, CatalogRow, CollectionSort, ProductSort } from "../store/catalog.ts";
 import type { RichTextDocument } from "../../../shared/richtext.ts";
 import { richTextPlainText } from "../../../shared/richtext.ts";
 import { escapeHtml } from "../../../shared/html.ts";
@@ -238,7 +238,7 @@ export const resolvers = {
     async products(_: unknown, args: Args, ctx: Ctx) {
       const sort = PRODUCT_SORTS[args.sortKey] ?? "position";
       const window = windowOf(args, keysetReader(sort));
-      const rows = await store.productsPage(ctx.sql, {
+      const rows = await catalogStore.productsPage(ctx.sql, {
         sort,
         reverse: Boolean(args.reverse),
         window,
@@ -252,7 +252,7 @@ export const resolvers = {
       if (!found) return null;
       const window = windowOf({ first: 10 }, keysetReader("position"));
       // other products of the same type, in the records' order
-      const rows = await store.productsPage(ctx.sql, {
+      const rows = await catalogStore.productsPage(ctx.sql, {
         sort: "position",
         reverse: false,
         window,
@@ -264,12 +264,12 @@ export const resolvers = {
     },
     async productTags(_: unknown, args: Args, ctx: Ctx) {
       const window = windowOf({ first: args.first }, positionReader);
-      const tags = await store.catalogTags(ctx.sql, window.size);
+      const tags = await catalogStore.catalogTags(ctx.sql, window.size);
       return connectionOfList(tags, { first: args.first });
     },
     async productTypes(_: unknown, args: Args, ctx: Ctx) {
       windowOf({ first: args.first }, positionReader);
-      return connectionOfList(await store.catalogKinds(ctx.sql), { first: args.first });
+      return connectionOfList(await catalogStore.catalogKinds(ctx.sql), { first: args.first });
     },
     collection: (_: unknown, args: Args, ctx: Ctx) => collectionOf(ctx, args),
     collectionByHandle: (_: unknown, args: Args, ctx: Ctx) => collectionOf(ctx, { handle: args.handle }),
@@ -277,7 +277,7 @@ export const resolvers = {
       const sort = COLLECTION_SORTS[args.sortKey] ?? "position";
       const window = windowOf(args, keysetReader(sort));
       const search = searchWord(args.query);
-      const rows = await store.collectionsPage(ctx.sql, {
+      const rows = await catalogStore.collectionsPage(ctx.sql, {
         sort,
         reverse: Boolean(args.reverse),
         window,
@@ -291,7 +291,7 @@ export const resolvers = {
         collectionParent,
       );
       // counted only when a query asks for it; UnsignedInt64 is a string of digits, as Shopify prints it
-      return { ...connection, totalCount: () => store.collectionsCount(ctx.sql, search).then(String) };
+      return { ...connection, totalCount: () => catalogStore.collectionsCount(ctx.sql, search).then(String) };
     },
     cart: (_: unknown, args: Args, ctx: Ctx) => carts.readCartView(ctx, args.id),
     node: (_: unknown, args: Args, ctx: Ctx) => nodeById(ctx, args.id),

@@ -19,7 +19,7 @@ import {
   type ResolvedLine,
 } from "../domain/checkout.ts";
 import { imageUrl } from "../domain/images.ts";
-import * as store from "../store.ts";
+import * as orderStore from "../store/orders.ts";
 
 const STATUS: Record<string, number> = { SIGN_IN_REQUIRED: 401 };
 
@@ -71,7 +71,7 @@ export function checkoutHandler(ctx: FunctionContext) {
     });
     const currency = resolved[0].variant.currency;
     const ships = resolved.some((r) => r.variant.requiresShipping);
-    const order = await store.insertOrder(ctx.sql, {
+    const order = await orderStore.insertOrder(ctx.sql, {
       person_id: person?.id ?? claims?.sub ?? null,
       email: person?.email ?? (typeof claims?.email === "string" ? claims.email : null) ?? email,
       currency,
@@ -93,7 +93,7 @@ export function checkoutHandler(ctx: FunctionContext) {
         metadata: { order: order.id, ...(cartToken ? { cart: cartToken } : {}) },
         notifyUrl: `${ctx.config.publicUrl}/api/store/payments/webhook`,
       });
-      await store.setOrderSession(ctx.sql, order.id, session.id);
+      await orderStore.setOrderSession(ctx.sql, order.id, session.id);
       return json({ url: session.url, order: order.id, provider: session.provider }, 201);
     } catch (error) {
       if (error instanceof PaymentError) {
@@ -124,22 +124,22 @@ export function paymentWebhookHandler(ctx: FunctionContext) {
     }
     const orderId = event.metadata.order ?? event.reference;
     // events of other callers on the same account (scheduling's payments) are not the store's
-    const order = orderId ? await store.readOrder(ctx.sql, orderId) : undefined;
+    const order = orderId ? await orderStore.readOrder(ctx.sql, orderId) : undefined;
     if (!order) return json({ received: true, handled: false });
     const paid = (event.type === "checkout.session.completed" && event.paymentStatus === "paid") ||
       event.type === "checkout.session.async_payment_succeeded";
     if (paid) {
       const country = (event.raw as any)?.data?.object?.shipping_details?.address?.country ?? null;
-      const changed = await store.markOrderPaid(ctx.sql, order.id, {
+      const changed = await orderStore.markOrderPaid(ctx.sql, order.id, {
         sessionId: event.sessionId,
         amountTotal: event.amountTotal,
         email: event.customerEmail,
         country,
       }, ctx.clock.now());
       // a bought cart is done: its checkout address no longer opens it
-      if (changed && order.cart_id) await store.deleteCart(ctx.sql, order.cart_id);
+      if (changed && order.cart_id) await orderStore.deleteCart(ctx.sql, order.cart_id);
     } else if (event.type === "checkout.session.expired") {
-      await store.markOrderExpired(ctx.sql, order.id, event.sessionId);
+      await orderStore.markOrderExpired(ctx.sql, order.id, event.sessionId);
     }
     return json({ received: true, handled: true });
   };

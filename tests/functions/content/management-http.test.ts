@@ -1,6 +1,6 @@
 // The management API over real HTTP while the demo site is in git mode (the parallel batch): management
 // reads, the auth matrix of every management route, git mode's refusal of every write, the sweep's key.
-// Cloud-mode writes are tested in tests/serial/content-management*.test.ts.
+// Cloud-mode writes are tested in tests/functions/content/management*.serial.test.ts.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { testHost } from "../../helpers/host.ts";

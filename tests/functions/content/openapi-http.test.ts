@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { test } from "../../helpers/test.ts";
 import { testHost } from "../../helpers/host.ts";
-import { lintErrors, redoclyLint } from "./openapi-lint.ts";
+import { lintErrors, redoclyLint } from "../../shared/openapi/lint.ts";
 
 const host = await testHost();
 

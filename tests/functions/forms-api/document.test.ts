@@ -14,7 +14,7 @@ import {
   renderBody,
   renderDocument,
 } from "../../../functions/forms-api/domain/document.ts";
-import { actionCondition, printCondition } from "../../../web/pages/form/logic.js";
+import { actionCondition, printCondition } from "../../../shared/forms/logic.js";
 import { generateDefinition, rng } from "./generate.ts";
 
 const DEMO = new URL("../../../demo-site/records/pages/forms/", import.meta.url);

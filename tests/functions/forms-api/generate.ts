@@ -2,8 +2,8 @@
 // question type and property, screens, logic (every row op, `or`, `always` with and without an
 // expression) and scoring, written the loose way clients send them (ids missing, groups or bare fields),
 // with texts and condition constants that hold every kind of line break, quotes and backslashes.
-import { printCondition, ROW_OPS as ROW_NAME } from "../../../web/pages/form/logic.js";
-import { FIELD_TYPES } from "../../../functions/forms-api/domain/definition.ts";
+import { printCondition, ROW_OPS as ROW_NAME } from "../../../shared/forms/logic.js";
+import { FIELD_TYPES } from "../../../shared/openapi/enums/forms.ts";
 
 export function rng(seed: number) {
   let s = seed >>> 0 || 1;

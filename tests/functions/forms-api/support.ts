@@ -4,7 +4,7 @@
 import type { TestHost } from "../../helpers/host.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
 import { parseDocument } from "../../../functions/forms-api/domain/document.ts";
-import { formTransaction, publishForm } from "../../../functions/forms-api/store.ts";
+import { formTransaction, publishForm } from "../../../functions/forms-api/store/forms.ts";
 
 export const LOCALE = "en-US";
 

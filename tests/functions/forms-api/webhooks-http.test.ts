@@ -9,7 +9,7 @@ import { testHost } from "../../helpers/host.ts";
 import { readConfig } from "../../../shared/config.ts";
 import { createContext } from "../../../shared/context.ts";
 import { createDispatcher } from "../../../shared/webhooks/dispatcher.ts";
-import { DOCUMENT_WEBHOOK_SECRET, formsWebhookAdapter } from "../../../functions/forms-api/webhooks.ts";
+import { DOCUMENT_WEBHOOK_SECRET, formsWebhookAdapter } from "../../../functions/forms-api/webhook-adapter.ts";
 import { formsApi, makeForm, respond, visit } from "./support.ts";
 
 const host = await testHost();

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { lexicons } from "@atproto/api";
 import { test } from "../../helpers/test.ts";
 import { METHODS } from "../../../functions/network/api/index.ts";
-import { networkSection, XRPC_PROCEDURES, XRPC_QUERIES } from "../../../functions/content/openapi/sections/network.ts";
+import { networkSection, XRPC_PROCEDURES, XRPC_QUERIES } from "../../../shared/openapi/sections/network.ts";
 
 const typeOf = (nsid: string) => (lexicons.getDef(nsid) as { type?: string } | undefined)?.type;
 

@@ -7,7 +7,7 @@ import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
 import { schedulingWebhookAdapter } from "../../../functions/scheduling-api/webhook-adapter.ts";
 import { INTAKE_SECRET } from "../../../functions/scheduling-api/routes/intake.ts";
 import { createDispatcher } from "../../../shared/webhooks/dispatcher.ts";
-import { webhookAdapters } from "../../../shared/webhooks/adapters.ts";
+import { allWebhookAdapters } from "../../../web/webhook-adapters.ts";
 import { hmacSha256Hex } from "../../../shared/webhooks/sign.ts";
 import { addDays, assertError, call, guestBooking, host, hostPerson, monday, person } from "./support.ts";
 
@@ -366,7 +366,7 @@ test("intake: every trigger the spec names is re-emitted, each signed (no-show a
   }
 });
 
-test("the one dispatcher task dev runs (every API's adapter, shared/webhooks/adapters.ts) delivers scheduling events", async () => {
+test("the one dispatcher task dev runs (every API's adapter, web/webhook-adapters.ts) delivers scheduling events", async () => {
   const hook = (await call("POST", "/webhooks", key, {
     subscriberUrl: receiver,
     triggers: ["BOOKING_CREATED"],
@@ -382,7 +382,7 @@ test("the one dispatcher task dev runs (every API's adapter, shared/webhooks/ada
     assert.equal(b.status, 201, JSON.stringify(b.body));
     const all = createDispatcher({
       sql: host.ctx.sql,
-      adapters: webhookAdapters(host.ctx),
+      adapters: allWebhookAdapters(host.ctx),
       allowPrivate: true,
       listen: false,
       targets: [receiver],

@@ -1,5 +1,5 @@
 // Carts over real HTTP: every mutation, the spec's rules 1 to 7 (rule 6, prices recomputed on every read,
-// changes the catalog: tests/serial/storefront-catalog.test.ts), the userErrors codes, concurrent adds
+// changes the catalog: tests/functions/storefront-api/switches.serial.test.ts), the userErrors codes, concurrent adds
 // under the row lock, and the retention sweep.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
@@ -486,7 +486,7 @@ test("lines page like every connection (first/after, last/before)", async () => 
 });
 
 test("the retention sweep clears carts thirty days after their last change and keeps younger ones", async () => {
-  const { sweepCarts } = await import("../../../functions/storefront-api/store.ts");
+  const { sweepCarts } = await import("../../../functions/storefront-api/store/carts.ts");
   const sql = host.ctx.sql;
   const now = new Date();
   const day = 24 * 3600 * 1000;

@@ -2,7 +2,7 @@
 // arguments, analytics timestamps). Only real calendar dates naming an instant in years 0001 to 9999.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
-import { parseDate } from "../../../shared/site/content-dir.ts";
+import { parseDate } from "../../../shared/site/dates.ts";
 
 const iso = (value: unknown) => parseDate(value)?.toISOString();
 

@@ -3,7 +3,8 @@
 // Builds the welcome slide, one slide per group, the endings; stores the response as the visitor goes
 // (landed, the slides reached, each slide's answers, the submission) and, when embedded with
 // typeform-embed / typeform-embed-id, posts the messages @typeform/embed listens for.
-import { compile, nextStep } from "./logic.js";
+// the form rules are shared/forms/logic.js: the page maps this name to the copy its function serves
+import { compile, nextStep } from "sitewire-form-logic";
 
 const data = JSON.parse(document.getElementById("form-data").textContent);
 const def = data.definition;

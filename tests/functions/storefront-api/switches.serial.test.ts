@@ -1,0 +1,78 @@
+// Store API tests that change site-wide things (module switches, catalog records), so they run alone.
+import assert from "node:assert/strict";
+import { test } from "../../helpers/test.ts";
+import { withSettings } from "../../helpers/site-settings.ts";
+import { createCart, data, gql, host, variant } from "./support.ts";
+
+const READ =
+  `query($id: ID!) { cart(id: $id) { cost { totalAmount { amount } } lines(first: 5) { nodes { quantity } } } }`;
+
+test("the store module off: the Storefront API and the handoff read answer 404; the api module off too", async () => {
+  const cart = await createCart({ lines: [{ merchandiseId: variant("MUG-01") }] });
+  const token = cart.id.split("/").pop();
+  for (const module of ["store", "api"]) {
+    await withSettings((_config, modules) => (modules[module] = false), async () => {
+      const r = await gql("{ shop { name } }");
+      assert.equal(r.status, 404, module);
+      assert.equal(typeof r.body.errors[0].message, "string");
+      const handoff = await fetch(`${host.baseUrl}/api/store/carts/${token}`);
+      assert.equal(handoff.status, 404, module);
+      await handoff.body?.cancel();
+    });
+  }
+  assert.equal((await gql("{ shop { name } }")).status, 200);
+});
+
+test("rule 6: cost is recomputed from the catalog on every read; an unpublished product leaves the catalog and the cart's answer", async () => {
+  const sql = host.ctx.sql;
+  const cart = await createCart({
+    lines: [{ merchandiseId: variant("TEE-01/l"), quantity: 2 }, { merchandiseId: variant("MUG-01") }],
+  });
+  assert.equal((await data(READ, { id: cart.id })).cart.cost.totalAmount.amount, "64.0");
+  const [tee] = await sql<
+    { fields: unknown }[]
+  >`select fields from public.content_entries where stage = 'published' and id = 'product.tee'`;
+  try {
+    await sql`update public.content_entries set fields = jsonb_set(fields, '{price,en-US}', '27.5')
+              where stage = 'published' and id = 'product.tee'`;
+    assert.equal((await data(READ, { id: cart.id })).cart.cost.totalAmount.amount, "69.0");
+    const price = await data(
+      `{ productByHandle(handle: "tee") { priceRange { minVariantPrice { amount } } } }`,
+    );
+    assert.equal(price.productByHandle.priceRange.minVariantPrice.amount, "27.5");
+
+    await sql`delete from public.content_entries where stage = 'published' and id = 'product.tee'`;
+    assert.equal((await data(`{ productByHandle(handle: "tee") { id } }`)).productByHandle, null);
+    const read = (await data(READ, { id: cart.id })).cart;
+    assert.deepEqual(read.lines.nodes.map((l: any) => l.quantity), [1], "only the mug is still for sale");
+    assert.equal(read.cost.totalAmount.amount, "14.0");
+  } finally {
+    await sql`insert into public.content_entries (stage, id, model_id, path, access, fields, links, asset_links, search_text, revision, created_at, updated_at)
+              select 'published', id, model_id, path, access, ${
+      sql.json(tee.fields as never)
+    }, links, asset_links, search_text, revision, created_at, updated_at
+              from public.content_entries where stage = 'preview' and id = 'product.tee'
+              on conflict (stage, id) do update set fields = excluded.fields`;
+  }
+  assert.equal((await data(READ, { id: cart.id })).cart.cost.totalAmount.amount, "64.0");
+});
+
+test("Image.altText is the asset's own description in the answer's language, else the product's title", async () => {
+  const sql = host.ctx.sql;
+  const [asset] = await sql<{ id: string; description: Record<string, string> }[]>`
+    select id, description from public.content_assets where published and path like '%products/poster.png'`;
+  const ALT = `{ productByHandle(handle: "poster") { title featuredImage { altText } } }`;
+  const before = await data(ALT);
+  assert.equal(before.productByHandle.featuredImage.altText, before.productByHandle.title);
+  try {
+    await sql`update public.content_assets set description = ${
+      sql.json({ "en-US": "A poster on a wall", "de-DE": "Ein Poster an der Wand" } as never)
+    } where id = ${asset.id}`;
+    assert.equal((await data(ALT)).productByHandle.featuredImage.altText, "A poster on a wall");
+    const german = await data(`query @inContext(language: DE) ${ALT}`);
+    assert.equal(german.productByHandle.featuredImage.altText, "Ein Poster an der Wand");
+  } finally {
+    await sql`update public.content_assets set description = ${sql.json(asset.description as never)}
+              where id = ${asset.id}`;
+  }
+});
