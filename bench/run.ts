@@ -230,17 +230,24 @@ await runCli(async () => {
   if (wants("network")) results.push(await benchNetwork(sql, baseUrl));
   if (wants("federation")) results.push(await benchFederation(sql));
 
-  // a partial run (BENCH_ONLY) replaces its own entries in the results file and keeps the others
-  const kept = ONLY?.length
-    ? ((await Deno.readTextFile(RESULTS).then(JSON.parse, () => ({ results: [] }))).results as { name: string }[])
-      .filter((old) => !results.some((r) => r.name === old.name))
-    : [];
+  // a partial run (BENCH_ONLY) replaces its own entries in the results file and keeps the others, whose
+  // time and database stay those of the run that measured them; its own entries carry theirs
+  const database = serverUrl ? "postgresql server" : "embedded pglite";
+  const previous = ONLY?.length
+    ? await Deno.readTextFile(RESULTS).then(JSON.parse, () => undefined) as
+      | { generated_at: string; database: string; results: { name: string }[] }
+      | undefined
+    : undefined;
+  const kept = (previous?.results ?? []).filter((old) => !results.some((r) => r.name === old.name));
+  const stamped = previous
+    ? results.map((r) => ({ ...r, generated_at: new Date().toISOString(), database }))
+    : results;
   const report = {
-    generated_at: new Date().toISOString(),
-    database: serverUrl ? "postgresql server" : "embedded pglite",
+    generated_at: previous?.generated_at ?? new Date().toISOString(),
+    database: previous?.database ?? database,
     iterations: ITERATIONS,
     deno: Deno.version.deno,
-    results: [...kept, ...results],
+    results: [...kept, ...stamped],
   };
   await Deno.writeTextFile(RESULTS, JSON.stringify(report, null, 2) + "\n");
   console.log(JSON.stringify(report, null, 2));

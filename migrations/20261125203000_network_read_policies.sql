@@ -85,3 +85,18 @@ create policy "members see their own notifications" on public.community_notifica
     and (((select public.network_is_member()) and not (actor_id = any ((select public.network_suspended_people())::uuid[])))
       or actor_id = any ((select public.network_joined_people())::uuid[]))
   );
+
+-- Everybody the caller may see: whether the caller is a member is asked once, not once per person.
+create or replace function public.network_people()
+returns table (
+  id uuid, name text, username text, display_name text, description text,
+  avatar_cid text, avatar_mime text, banner_cid text, banner_mime text,
+  network_did text, network_profile jsonb, network_profile_cid text, created_at timestamptz
+)
+language sql stable security definer set search_path = public as $$
+  select p.id, public.network_name(p.username, p.id), p.username, p.display_name, p.description,
+         p.avatar_cid, p.avatar_mime, p.banner_cid, p.banner_mime,
+         p.network_did, p.network_profile, p.network_profile_cid, p.created_at
+  from public.profiles p
+  where p.suspended_at is null and (p.network_did is not null or (select public.network_is_member()))
+$$;

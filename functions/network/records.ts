@@ -128,3 +128,48 @@ export interface BlobRefJson {
   mimeType: string;
   size: number;
 }
+
+/** Pictures a post record carries (app.bsky.embed.images); or one video. */
+export const PICTURES_PER_POST = 4;
+const POST_GRAPHEMES = 300;
+
+export interface SitePostMedia {
+  pictures: { blob: BlobRefJson; alt: string }[];
+  videos: { blob: BlobRefJson; alt: string }[];
+}
+
+/**
+ * A post made on the site as apps are given it. The protocol's post carries up to four pictures or one
+ * video; a post with more, or with both, goes out as its first four pictures with a link to the whole
+ * post at the end of its text (shortened to fit, the link made a facet so apps show it as one).
+ */
+export function sitePostRecord(
+  post: { text: string; createdAt: Date } & SitePostMedia,
+  wholePostUrl: string,
+): Record<string, unknown> {
+  const fits = post.pictures.length <= PICTURES_PER_POST && (post.videos.length === 0 ||
+    (post.videos.length === 1 && post.pictures.length === 0));
+  const base = { $type: POST, createdAt: post.createdAt.toISOString() };
+  if (fits && post.videos.length === 1) {
+    const video = post.videos[0];
+    return { ...base, text: post.text, embed: { $type: "app.bsky.embed.video", video: video.blob, alt: video.alt } };
+  }
+  const images = post.pictures.slice(0, PICTURES_PER_POST).map((p) => ({ image: p.blob, alt: p.alt }));
+  const embed = images.length ? { embed: { $type: "app.bsky.embed.images", images } } : {};
+  if (fits) return { ...base, text: post.text, ...embed };
+  const tail = `\n${wholePostUrl}`;
+  const room = POST_GRAPHEMES - [...new Intl.Segmenter().segment(tail)].length;
+  const graphemes = [...new Intl.Segmenter().segment(post.text)].map((s) => s.segment);
+  const text = graphemes.length > room ? `${graphemes.slice(0, room - 1).join("")}…` : post.text;
+  const bytes = new TextEncoder();
+  const byteStart = bytes.encode(`${text}\n`).byteLength;
+  return {
+    ...base,
+    text: text + tail,
+    facets: [{
+      index: { byteStart, byteEnd: byteStart + bytes.encode(wholePostUrl).byteLength },
+      features: [{ $type: "app.bsky.richtext.facet#link", uri: wholePostUrl }],
+    }],
+    ...embed,
+  };
+}

@@ -12,6 +12,7 @@ import {
   insertSession,
   rotateSession,
   sessionByHash,
+  sweepSessionsOf,
   wrongPasswordCount,
 } from "./store/sessions.ts";
 import { mintPair, tokenHash } from "./tokens.ts";
@@ -54,6 +55,7 @@ export async function signIn(
     now: input.now,
   });
   await insertSession(ctx.sql, { personId: member.id, appPasswordId: appPassword.id, now: input.now, ...pair });
+  await sweepSessionsOf(ctx.sql, member.id, input.now);
   return answer(member, site, pair);
 }
 

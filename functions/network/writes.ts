@@ -132,8 +132,8 @@ async function applyOne(
     return { action: op.action, uri: atUri(viewer.did, PROFILE, rkey), cid };
   }
   if (op.action === "update") {
-    // an app's edit replaces the record whole
-    await deleteRecordRow(tx, op.collection, viewer.id, rkey);
+    // an app's edit replaces the record whole; a post keeps its row (and so the replies and quotes of it)
+    if (op.collection !== POST) await deleteRecordRow(tx, op.collection, viewer.id, rkey);
   } else if (await currentCid(tx, op.collection, viewer.id, rkey)) {
     throw invalidSwap(`There is a ${op.collection} record with the key ${rkey} already.`);
   }

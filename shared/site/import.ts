@@ -20,14 +20,14 @@ import type { Clock } from "../clock.ts";
 import { systemClock } from "../clock.ts";
 import type { Db, Sql, Tx } from "../db.ts";
 import type { SiteMode } from "./config.ts";
+import { readSiteDir } from "./content-dir.ts";
 import {
   type AssetSnapshot,
   type EntrySnapshot,
   type ModelSnapshot,
-  readSiteDir,
   SiteImportError,
   type SiteSnapshot,
-} from "./content-dir.ts";
+} from "./snapshot.ts";
 
 export { SiteImportError };
 

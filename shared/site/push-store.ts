@@ -4,7 +4,7 @@
 import type { Db, Sql } from "../db.ts";
 import { backoffSeconds } from "../webhooks/outbox.ts";
 import type { SiteLocale } from "./config.ts";
-import type { Access } from "./content-dir.ts";
+import type { Access } from "./snapshot.ts";
 import type { Model } from "./models.ts";
 
 export type PushKind = "Entry" | "Asset";

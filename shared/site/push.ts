@@ -22,7 +22,7 @@ import type { Sql } from "../db.ts";
 import type { Clock } from "../clock.ts";
 import type { Storage } from "../storage.ts";
 import { createWorkerLoop, type WakeSource } from "../worker-loop.ts";
-import { readRecordText } from "./content-dir.ts";
+import { readRecordText } from "./record-entry.ts";
 import { MEDIA_BUCKET } from "./import.ts";
 import { recordFiles, recordPaths } from "./record-file.ts";
 import { commitPaths, type GitPerson, inWorkTree } from "./repository.ts";

@@ -12,7 +12,8 @@
 // asset by its library path or address.
 import { isDeepStrictEqual } from "node:util";
 import { parse, stringify } from "yaml";
-import { type Access, type RecordText, trimMarkdown } from "./content-dir.ts";
+import { trimMarkdown } from "./record-entry.ts";
+import type { Access, RecordText } from "./snapshot.ts";
 import { fieldLinkType, markdownTwinId, type Model, type ModelField } from "./models.ts";
 
 export interface RecordToWrite {

@@ -8,7 +8,8 @@
 // document made from the markdown; an Asset link must name a library file (notResolvable otherwise),
 // and so must every picture a document or a twin embeds; an Entry link names another entry's id.
 // Every refusal is collected, so one answer lists them all.
-import { coerceValue, richTextFromMarkdown, SiteImportError, summarize } from "../../../shared/site/content-dir.ts";
+import { coerceValue, richTextFromMarkdown, summarize } from "../../../shared/site/record-entry.ts";
+import { SiteImportError } from "../../../shared/site/snapshot.ts";
 import { fieldLinkContentTypes, fieldLinkType, markdownTwinId } from "../../../shared/site/models.ts";
 import { markdownToRichText, richTextLinks, richTextProblem } from "../../../shared/richtext.ts";
 import { mediaPath } from "../../../shared/site/media.ts";

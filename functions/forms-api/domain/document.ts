@@ -6,7 +6,7 @@
 // place that knows the canonical shape; renderDocument writes a canonical definition back as lines.
 // Errors name the line and the reason.
 import { stringify as stringifyYaml } from "yaml";
-import { splitFrontMatter } from "../../../shared/site/content-dir.ts";
+import { splitFrontMatter } from "../../../shared/site/front-matter.ts";
 import {
   ConditionError,
   parseCondition,

@@ -109,9 +109,10 @@ export async function deleteSessionsOf(db: Db, personId: string): Promise<number
   return rows.length;
 }
 
-/** Sessions whose refresh token expired are of no use to anybody. */
-export async function sweepSessions(db: Db, now: Date): Promise<number> {
-  const rows = await db`delete from public.network_sessions where refresh_expires_at < ${now} returning id`;
+/** A member's sessions whose refresh token expired are of no use to anybody: each sign-in clears them. */
+export async function sweepSessionsOf(db: Db, personId: string, now: Date): Promise<number> {
+  const rows = await db`
+    delete from public.network_sessions where person_id = ${personId} and refresh_expires_at < ${now} returning id`;
   return rows.length;
 }
 

@@ -93,6 +93,7 @@ export interface Stored {
   now: Date;
 }
 
+/** A new post, or (putRecord) the new record of the post at that key, which keeps its row. */
 export async function insertPost(
   tx: Tx,
   authorId: string,
@@ -116,7 +117,12 @@ export async function insertPost(
             ${post.facets === undefined ? null : tx.json(post.facets as never)},
             ${post.embed === undefined ? null : tx.json(post.embed as never)},
             ${post.pictureCount}, ${post.hasVideo}, ${post.replyRootId ?? null}, ${post.replyParentId ?? null},
-            ${post.quoteId ?? null}, ${stored.createdAt}, ${stored.now})`;
+            ${post.quoteId ?? null}, ${stored.createdAt}, ${stored.now})
+    on conflict (author_id, rkey) do update set
+      cid = excluded.cid, record = excluded.record, text = excluded.text, facets = excluded.facets,
+      embed = excluded.embed, picture_count = excluded.picture_count, has_video = excluded.has_video,
+      reply_root_id = excluded.reply_root_id, reply_parent_id = excluded.reply_parent_id,
+      quote_id = excluded.quote_id, created_at = excluded.created_at`;
 }
 
 /** An app's answer to a space's post: a reply in that room. Returns the new message's id. */

@@ -4,7 +4,7 @@ import { AtUri } from "@atproto/syntax";
 import { nameFromDid, nameFromHandle } from "../identity.ts";
 import { visiblePersonOf } from "../store/reader/actors.ts";
 import { messageIdOfKey, POST } from "../records.ts";
-import { postIdOf } from "../store/reader/posts.ts";
+import { postIdOf, postIdsOf } from "../store/reader/posts.ts";
 import { decodeFeedCursor, type FeedCursor } from "../store/reader/feeds.ts";
 import { invalidRequest } from "../xrpc/errors.ts";
 import type { Call } from "../xrpc/method.ts";
@@ -43,6 +43,35 @@ export async function postRef(h: Hydrator, uri: string): Promise<PostRef | undef
   const messageId = messageIdOfKey(parsed.rkey);
   if (messageId !== undefined) return { kind: "message", author, messageId, uri };
   return { kind: "post", author, id: await postIdOf(h.tx, author, parsed.rkey), uri };
+}
+
+/** Many at-uris at once (getPosts): each author resolved once, then every post in one statement. */
+export async function postRefs(h: Hydrator, uris: string[]): Promise<(PostRef | undefined)[]> {
+  const authors = new Map<string, string | undefined>();
+  const parsed = uris.map((uri) => {
+    let at: AtUri;
+    try {
+      at = new AtUri(uri);
+    } catch {
+      throw invalidRequest(`Invalid at-uri: ${uri}`);
+    }
+    return { uri, at };
+  });
+  for (const { at } of parsed) {
+    if (at.collection === POST && at.rkey && !authors.has(at.host)) authors.set(at.host, await visibleActor(h, at.host));
+  }
+  const wanted = parsed.flatMap(({ at }) => {
+    const author = authors.get(at.host);
+    return author && at.collection === POST && messageIdOfKey(at.rkey) === undefined ? [{ author, rkey: at.rkey }] : [];
+  });
+  const ids = await postIdsOf(h.tx, wanted);
+  return parsed.map(({ uri, at }): PostRef | undefined => {
+    const author = authors.get(at.host);
+    if (!author || at.collection !== POST || !at.rkey) return undefined;
+    const messageId = messageIdOfKey(at.rkey);
+    if (messageId !== undefined) return { kind: "message", author, messageId, uri };
+    return { kind: "post", author, id: ids.get(`${author}/${at.rkey}`), uri };
+  });
 }
 
 export function pageLimit(call: Call, def = 50, max = 100): number {

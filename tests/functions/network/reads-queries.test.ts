@@ -71,4 +71,14 @@ test("a timeline page is a fixed number of statements, however many posts, autho
   for (const { agent: author } of authors) await author.post({ text: "more", reply: { root: first, parent: first }, createdAt: new Date().toISOString() });
   assert.equal(await statementsFor(feedPath, token), authorFeed, "author feed");
   assert.equal(await statementsFor(threadPath, token), thread, "thread with more replies");
+
+  // getPosts: one author's posts cost the same for two addresses as for all of them
+  const theirs = (await agent.getAuthorFeed({ actor: authors[2].m.did, filter: "posts_with_media", limit: 25 })).data.feed
+    .map((i) => i.post.uri);
+  const all = (await agent.getAuthorFeed({ actor: authors[2].m.did, limit: 25 })).data.feed
+    .filter((i) => !i.reason).map((i) => i.post.uri);
+  assert.equal(theirs.length, 0);
+  assert.ok(all.length >= 8, `${all.length} posts`);
+  const postsPath = (uris: string[]) => `/xrpc/app.bsky.feed.getPosts?${uris.map((u) => `uris=${encodeURIComponent(u)}`).join("&")}`;
+  assert.equal(await statementsFor(postsPath(all), token), await statementsFor(postsPath(all.slice(0, 2)), token), "getPosts");
 });

@@ -243,3 +243,12 @@ test("sign-out everywhere on the account page ends every app session of the memb
     assert.equal((await xrpc(host.baseUrl, "com.atproto.server.getSession", { token: agent.session!.accessJwt })).status, 401);
   }
 });
+
+test("signing in clears the member's sessions whose refresh token expired", async () => {
+  const member = await newMember(sql, "sx");
+  await signedIn(host.baseUrl, member, address());
+  await sql`update public.network_sessions set refresh_expires_at = now() - interval '1 day' where person_id = ${member.id}`;
+  await signedIn(host.baseUrl, member, address());
+  const [row] = await sql`select count(*)::int as n from public.network_sessions where person_id = ${member.id}`;
+  assert.equal(row.n, 1);
+});

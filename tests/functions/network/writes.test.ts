@@ -363,3 +363,23 @@ test("text Postgres cannot keep (a NUL, a lone surrogate) is InvalidRequest at t
   assert.equal(param.status, 400);
   assert.equal((await param.json()).error, "InvalidRequest");
 });
+
+test("putRecord of a post replaces its record but keeps the replies to it", async () => {
+  const a = await member("pe");
+  const b = await member("pf");
+  const post = await a.agent.post({ text: "first words", createdAt: new Date().toISOString() });
+  const ref = { uri: post.uri, cid: post.cid };
+  await b.agent.post({ text: "an answer", reply: { root: ref, parent: ref }, createdAt: new Date().toISOString() });
+  const rkey = post.uri.split("/").pop()!;
+  const edited = await xrpc(host.baseUrl, "com.atproto.repo.putRecord", {
+    token: a.agent.session!.accessJwt,
+    input: { repo: a.m.did, collection: "app.bsky.feed.post", rkey, record: { text: "better words", createdAt: new Date().toISOString() }, swapRecord: post.cid },
+  });
+  assert.equal(edited.status, 200);
+  assert.notEqual(edited.body.cid, post.cid);
+  const [row] = await sql`select id, text, cid from public.community_posts where author_id = ${a.m.id} and rkey = ${rkey}`;
+  assert.equal(row.text, "better words");
+  assert.equal(row.cid, edited.body.cid);
+  const [reply] = await sql`select reply_parent_id from public.community_posts where author_id = ${b.m.id}`;
+  assert.equal(reply.reply_parent_id, row.id);
+});

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
-import {
-  type EntrySnapshot,
-  readSiteConfigFile,
-  readSiteDir,
-  SiteImportError,
-} from "../../../shared/site/content-dir.ts";
+import { readSiteConfigFile, readSiteDir } from "../../../shared/site/content-dir.ts";
+import { type EntrySnapshot, SiteImportError } from "../../../shared/site/snapshot.ts";
 import { assetIdForPath } from "../../../shared/site/media.ts";
 import { DEMO_SITE, makeSite, MINIMAL_SITE_YAML, writeFiles } from "./temp-site.ts";
 

@@ -3,12 +3,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { test } from "../../helpers/test.ts";
-import {
-  readRecordText,
-  readSiteDir,
-  type RecordText,
-  richTextFromMarkdown,
-} from "../../../shared/site/content-dir.ts";
+import { readSiteDir } from "../../../shared/site/content-dir.ts";
+import { readRecordText, richTextFromMarkdown } from "../../../shared/site/record-entry.ts";
+import type { RecordText } from "../../../shared/site/snapshot.ts";
 import { recordFiles, recordPaths, type RecordToWrite } from "../../../shared/site/record-file.ts";
 import { apiAssetPath, assetIdForPath } from "../../../shared/site/media.ts";
 import { type Model, normalizeModel } from "../../../shared/site/models.ts";

@@ -91,3 +91,13 @@ export async function descendantIds(db: Db, id: number, depth: number): Promise<
     select id from down order by level, created_at, id limit 1000`;
   return rows.map((r) => r.id);
 }
+
+/** The ids of posts by (author, record key), those the reader may see; one statement for the lot. */
+export async function postIdsOf(db: Db, keys: { author: string; rkey: string }[]): Promise<Map<string, number>> {
+  if (!keys.length) return new Map();
+  const rows = await db<{ id: number; author_id: string; rkey: string }[]>`
+    select p.id, p.author_id, p.rkey from public.community_posts p
+    join unnest(${keys.map((k) => k.author)}::uuid[], ${keys.map((k) => k.rkey)}::text[]) as k (author_id, rkey)
+      on k.author_id = p.author_id and k.rkey = p.rkey`;
+  return new Map(rows.map((r) => [`${r.author_id}/${r.rkey}`, r.id]));
+}
