@@ -1,6 +1,6 @@
 // deno task bench — hot reads against the floor of the same SQL run directly, in one run, as ratios.
 // Writes bench/results.json (BENCH_RESULTS names another file). BENCH_DATABASE_URL runs it on a server
-// instead of the embedded PGlite; BENCH_ITERATIONS=1 makes a quick smoke run.
+// instead of the embedded PGlite; BENCH_ITERATIONS=1 makes a quick smoke run; BENCH_ONLY picks parts.
 import { readConfig } from "../shared/config.ts";
 import { createContext } from "../shared/context.ts";
 import { connect } from "../shared/db.ts";
@@ -17,8 +17,13 @@ import { benchScheduling } from "./scheduling.ts";
 import { benchForms } from "./forms.ts";
 import { benchStorefront } from "./storefront.ts";
 import { benchSupport } from "./support.ts";
+import { benchNetwork } from "./network.ts";
+import { benchFederation } from "./federation.ts";
 
 const ITERATIONS = Number(Deno.env.get("BENCH_ITERATIONS") ?? 60);
+// BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation)
+const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).filter(Boolean);
+const wants = (part: string) => !ONLY?.length || ONLY.includes(part);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
 
 function median(samples: number[]): number {
@@ -139,96 +144,112 @@ await runCli(async () => {
   };
 
   const results: Record<string, unknown>[] = [];
-  const [articleType] = await sql<{ model_id: string; n: number }[]>`
-    select model_id, count(*)::int as n from public.content_entries where stage = 'published'
-    group by model_id order by count(*) desc limit 1`;
-  const type = articleType.model_id;
+  if (wants("content")) {
+    const [articleType] = await sql<{ model_id: string; n: number }[]>`
+      select model_id, count(*)::int as n from public.content_entries where stage = 'published'
+      group by model_id order by count(*) desc limit 1`;
+    const type = articleType.model_id;
 
-  console.log(`bench: GET entries?content_type=${type}&include=2&limit=100`);
-  const apiList = await measure("api", () => httpGet(`/entries?content_type=${type}&include=2&limit=100`));
-  // the floor: the same rows by direct SQL (page, then two levels of linked entries and assets)
-  const floorList = await measure("sql floor", async () => {
-    const page = await sql<{ links: string[]; asset_links: string[] }[]>`
-      select id, model_id, access, fields, revision, created_at, updated_at, links, asset_links, count(*) over () as total
-      from public.content_entries where stage = 'published' and model_id = ${type}
-      order by created_at desc, id limit 100`;
-    let links = [...new Set(page.flatMap((r) => r.links))];
-    let assets = [...new Set(page.flatMap((r) => r.asset_links))];
-    for (let level = 0; level < 2 && (links.length || assets.length); level++) {
-      const [entries] = await Promise.all([
-        sql<{ links: string[]; asset_links: string[] }[]>`select id, model_id, access, fields, revision, created_at, updated_at, links, asset_links
-          from public.content_entries where stage = 'published' and id = any(${links}::text[])`,
-        sql`select * from public.content_assets where published and id = any(${assets}::text[])`,
-      ]);
-      links = [...new Set(entries.flatMap((r) => r.links))];
-      assets = [...new Set(entries.flatMap((r) => r.asset_links))];
+    console.log(`bench: GET entries?content_type=${type}&include=2&limit=100`);
+    const apiList = await measure("api", () => httpGet(`/entries?content_type=${type}&include=2&limit=100`));
+    // the floor: the same rows by direct SQL (page, then two levels of linked entries and assets)
+    const floorList = await measure("sql floor", async () => {
+      const page = await sql<{ links: string[]; asset_links: string[] }[]>`
+        select id, model_id, access, fields, revision, created_at, updated_at, links, asset_links, count(*) over () as total
+        from public.content_entries where stage = 'published' and model_id = ${type}
+        order by created_at desc, id limit 100`;
+      let links = [...new Set(page.flatMap((r) => r.links))];
+      let assets = [...new Set(page.flatMap((r) => r.asset_links))];
+      for (let level = 0; level < 2 && (links.length || assets.length); level++) {
+        const [entries] = await Promise.all([
+          sql<{ links: string[]; asset_links: string[] }[]>`select id, model_id, access, fields, revision, created_at, updated_at, links, asset_links
+            from public.content_entries where stage = 'published' and id = any(${links}::text[])`,
+          sql`select * from public.content_assets where published and id = any(${assets}::text[])`,
+        ]);
+        links = [...new Set(entries.flatMap((r) => r.links))];
+        assets = [...new Set(entries.flatMap((r) => r.asset_links))];
+      }
+    });
+    results.push({ name: "delivery entries (content_type, include=2, limit=100)", api_ms: apiList, floor_ms: floorList, ratio: apiList / floorList });
+
+    // ---- GraphQL: the same page and the same two levels of links, as a ratio to the REST read above ----
+    const models = new Map((await loadModels(sql)).map((m) => [m.id, m]));
+    const graphqlAddress = `${baseUrl}/api/content/content/v1/spaces/${config?.api?.space ?? slug}/environments/master`;
+    const query = `{ ${typeNameOf(type).charAt(0).toLowerCase()}${typeNameOf(type).slice(1)}Collection(limit: 100) { items { ${
+      graphqlSelection(models, type, 2)
+    } } } }`;
+    const httpGraphql = async () => {
+      const res = await fetch(graphqlAddress, {
+        method: "POST",
+        headers: { authorization: `Bearer ${keys[turn++ % keys.length].key}`, "content-type": "application/json" },
+        body: JSON.stringify({ query }),
+      });
+      if (!res.ok) throw new Error(`graphql: HTTP ${res.status} ${await res.text()}`);
+      return await res.json();
+    };
+    sameLinks(await httpGraphql(), JSON.parse(new TextDecoder().decode(await httpGet(`/entries?content_type=${type}&include=2&limit=100`))));
+    console.log(`bench: GraphQL ${type} collection, limit 100, links two levels deep`);
+    const graphqlList = await measure("graphql", httpGraphql);
+    results.push({
+      name: "graphql collection (limit 100, links two levels deep) vs REST entries include=2",
+      graphql_ms: graphqlList,
+      rest_ms: apiList,
+      ratio: graphqlList / apiList,
+    });
+
+    const [{ id }] = await sql<{ id: string }[]>`select id from public.content_entries where stage = 'published' and model_id = ${type} order by id limit 1`;
+    console.log(`bench: GET entries/${id}`);
+    const apiOne = await measure("api", () => httpGet(`/entries/${id}`));
+    const floorOne = await measure("sql floor", async () => {
+      await sql`select id, model_id, access, fields, revision, created_at, updated_at from public.content_entries
+        where stage = 'published' and id = ${id}`;
+    });
+    results.push({ name: "delivery entries/<id>", api_ms: apiOne, floor_ms: floorOne, ratio: apiOne / floorOne });
+
+    const [image] = await sql<{ id: string; content_hash: string; file_name: string }[]>`
+      select id, content_hash, file_name from public.content_assets where content_type = 'image/jpeg' order by size desc limit 1`;
+    if (image) {
+      const path = `${baseUrl}/api/media/${config?.api?.space ?? slug}/${image.id}/${image.content_hash}/${image.file_name}`;
+      console.log(`bench: image transform ${image.file_name} → w=300 webp, cold versus cached`);
+      let width = 300;
+      const cold = await measure("cold", async () => {
+        const res = await fetch(`${path}?w=${width++}&fm=webp`); // a new width each time: never cached
+        if (res.headers.get("x-image-cache") !== "miss") throw new Error("expected a cache miss");
+        await res.arrayBuffer();
+      }, Math.max(Math.min(10, ITERATIONS), Math.floor(ITERATIONS / 4)));
+      const cached = await measure("cached", async () => {
+        const res = await fetch(`${path}?w=300&fm=webp`);
+        await res.arrayBuffer();
+      });
+      results.push({ name: "image transform cold vs cached (jpeg → w=300 webp)", cold_ms: cold, cached_ms: cached, ratio: cold / cached });
     }
-  });
-  results.push({ name: "delivery entries (content_type, include=2, limit=100)", api_ms: apiList, floor_ms: floorList, ratio: apiList / floorList });
-
-  // ---- GraphQL: the same page and the same two levels of links, as a ratio to the REST read above ----
-  const models = new Map((await loadModels(sql)).map((m) => [m.id, m]));
-  const graphqlAddress = `${baseUrl}/api/content/content/v1/spaces/${config?.api?.space ?? slug}/environments/master`;
-  const query = `{ ${typeNameOf(type).charAt(0).toLowerCase()}${typeNameOf(type).slice(1)}Collection(limit: 100) { items { ${
-    graphqlSelection(models, type, 2)
-  } } } }`;
-  const httpGraphql = async () => {
-    const res = await fetch(graphqlAddress, {
-      method: "POST",
-      headers: { authorization: `Bearer ${keys[turn++ % keys.length].key}`, "content-type": "application/json" },
-      body: JSON.stringify({ query }),
-    });
-    if (!res.ok) throw new Error(`graphql: HTTP ${res.status} ${await res.text()}`);
-    return await res.json();
-  };
-  sameLinks(await httpGraphql(), JSON.parse(new TextDecoder().decode(await httpGet(`/entries?content_type=${type}&include=2&limit=100`))));
-  console.log(`bench: GraphQL ${type} collection, limit 100, links two levels deep`);
-  const graphqlList = await measure("graphql", httpGraphql);
-  results.push({
-    name: "graphql collection (limit 100, links two levels deep) vs REST entries include=2",
-    graphql_ms: graphqlList,
-    rest_ms: apiList,
-    ratio: graphqlList / apiList,
-  });
-
-  const [{ id }] = await sql<{ id: string }[]>`select id from public.content_entries where stage = 'published' and model_id = ${type} order by id limit 1`;
-  console.log(`bench: GET entries/${id}`);
-  const apiOne = await measure("api", () => httpGet(`/entries/${id}`));
-  const floorOne = await measure("sql floor", async () => {
-    await sql`select id, model_id, access, fields, revision, created_at, updated_at from public.content_entries
-      where stage = 'published' and id = ${id}`;
-  });
-  results.push({ name: "delivery entries/<id>", api_ms: apiOne, floor_ms: floorOne, ratio: apiOne / floorOne });
-
-  const [image] = await sql<{ id: string; content_hash: string; file_name: string }[]>`
-    select id, content_hash, file_name from public.content_assets where content_type = 'image/jpeg' order by size desc limit 1`;
-  if (image) {
-    const path = `${baseUrl}/api/media/${config?.api?.space ?? slug}/${image.id}/${image.content_hash}/${image.file_name}`;
-    console.log(`bench: image transform ${image.file_name} → w=300 webp, cold versus cached`);
-    let width = 300;
-    const cold = await measure("cold", async () => {
-      const res = await fetch(`${path}?w=${width++}&fm=webp`); // a new width each time: never cached
-      if (res.headers.get("x-image-cache") !== "miss") throw new Error("expected a cache miss");
-      await res.arrayBuffer();
-    }, Math.max(Math.min(10, ITERATIONS), Math.floor(ITERATIONS / 4)));
-    const cached = await measure("cached", async () => {
-      const res = await fetch(`${path}?w=300&fm=webp`);
-      await res.arrayBuffer();
-    });
-    results.push({ name: "image transform cold vs cached (jpeg → w=300 webp)", cold_ms: cold, cached_ms: cached, ratio: cold / cached });
   }
 
-  results.push(await benchScheduling(sql, baseUrl, measure));
-  results.push(await benchForms(sql, baseUrl, measure));
-  results.push(...await benchStorefront(sql, baseUrl, measure));
-  results.push(...await benchSupport(url));
+  if (wants("scheduling")) results.push(await benchScheduling(sql, baseUrl, measure));
+  if (wants("forms")) results.push(await benchForms(sql, baseUrl, measure));
+  if (wants("storefront")) results.push(...await benchStorefront(sql, baseUrl, measure));
+  if (wants("network")) results.push(await benchNetwork(sql, baseUrl));
+  if (wants("federation")) results.push(await benchFederation(sql));
+  if (wants("support")) results.push(...await benchSupport(url));
 
+  // a partial run (BENCH_ONLY) replaces its own entries in the results file and keeps the others, whose
+  // time and database stay those of the run that measured them; its own entries carry theirs
+  const database = serverUrl ? "postgresql server" : "embedded pglite";
+  const previous = ONLY?.length
+    ? await Deno.readTextFile(RESULTS).then(JSON.parse, () => undefined) as
+      | { generated_at: string; database: string; results: { name: string }[] }
+      | undefined
+    : undefined;
+  const kept = (previous?.results ?? []).filter((old) => !results.some((r) => r.name === old.name));
+  const stamped = previous
+    ? results.map((r) => ({ ...r, generated_at: new Date().toISOString(), database }))
+    : results;
   const report = {
-    generated_at: new Date().toISOString(),
-    database: serverUrl ? "postgresql server" : "embedded pglite",
+    generated_at: previous?.generated_at ?? new Date().toISOString(),
+    database: previous?.database ?? database,
     iterations: ITERATIONS,
     deno: Deno.version.deno,
-    results,
+    results: [...kept, ...stamped],
   };
   await Deno.writeTextFile(RESULTS, JSON.stringify(report, null, 2) + "\n");
   console.log(JSON.stringify(report, null, 2));

@@ -20,6 +20,9 @@ export interface DevState {
   space: string;
   keys: Record<string, string>;
   people: Record<string, { email: string; jwt: string }>;
+  /** a member who can sign a Bluesky app in at once (the same person as people.member), and a second one */
+  network?: { handle: string; did: string; app_password: string };
+  network2?: { handle: string; did: string; app_password: string };
 }
 
 export async function readDevState(): Promise<DevState | undefined> {

@@ -20,6 +20,8 @@ import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/swe
 import { sweepCarts } from "../functions/storefront-api/store/carts.ts";
 import { startCartSweep } from "../functions/storefront-api/sweep.ts";
 import { readSiteConfigFile } from "../shared/site/content-dir.ts";
+import { demoSignIn, loadSiteCommunity } from "../functions/network/demo.ts";
+import { CRAWL_AT_UTC, crawlDaily, projectorLoop } from "../functions/network/federation/projector.ts";
 import { dataDir, type DevState, devStateFile, readDevState, runCli } from "./cli.ts";
 
 async function keyStillValid(
@@ -71,6 +73,9 @@ await runCli(async () => {
   }
   const [site] = await sql<{ slug: string; mode: string; config: { api?: { space?: string } } }[]>`
     select slug, mode, config from public.site_settings`;
+  // the demo community, into a site whose community is still empty
+  const community = await loadSiteCommunity(sql, config.siteDir, config);
+  if (community) console.log(`  ${community}`);
 
   const ctx = createContext({ ...config, databaseUrl }, { sql });
   const jwtSecret = await ctx.secrets.get("jwt");
@@ -99,6 +104,10 @@ await runCli(async () => {
       : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated, createdBy: maker })).key;
   }
 
+  // members who can sign a Bluesky app in at once: people.member, and a second one to talk to
+  const network = await demoSignIn(sql, config, people.member.email, previous?.network?.app_password);
+  const network2 = await demoSignIn(sql, config, "tova@demo.sitewire.dev", previous?.network2?.app_password);
+
   const baseUrl = config.publicUrl;
   const state: DevState = {
     base_url: baseUrl,
@@ -106,6 +115,8 @@ await runCli(async () => {
     space: site.config?.api?.space ?? site.slug,
     keys,
     people,
+    ...(network ? { network } : {}),
+    ...(network2 ? { network2 } : {}),
   };
   await Deno.mkdir(data, { recursive: true });
   await Deno.writeTextFile(devStateFile(), JSON.stringify(state, null, 2) + "\n");
@@ -137,6 +148,17 @@ await runCli(async () => {
     listen: embedded ? false : undefined,
   });
   pusher.start();
+  // Federation (network.federation open): what the admin or SQL changes of joined members' public rows
+  // becomes commits of their repositories (the directory is NETWORK_PLC_URL, the relay NETWORK_RELAY_URL
+  // or network.relay), and the daily requestCrawl to the relay
+  const projector = projectorLoop(ctx, { listen: embedded ? false : undefined });
+  projector.start();
+  const dailyCrawl = startDaily({
+    at: CRAWL_AT_UTC,
+    clock: ctx.clock,
+    run: () => crawlDaily(ctx),
+    onError: (error) => console.error("network crawl:", error),
+  });
   // the daily upload sweep at 04:50 UTC, which pg_cron runs where deployed (migration 036)
   const uploadSweep = startDaily({
     at: SWEEP_AT_UTC,
@@ -154,6 +176,8 @@ await runCli(async () => {
 
   const stop = async () => {
     uploadSweep.stop();
+    dailyCrawl.stop();
+    await projector.stop();
     cartSweep.stop();
     clearInterval(meetingSweep);
     await dispatcher.stop();
@@ -186,6 +210,10 @@ function printBanner(state: DevState, mode: string, addr: Deno.NetAddr) {
       `${state.base_url}/api/2024-10/graphql.json  (cart handoff: ${state.base_url}/cart/c/<token>)`,
     ],
     ["Analytics", `${state.base_url}/api/events`],
+    [
+      "Protocol server",
+      `${state.base_url}  (Bluesky apps: service ${state.base_url}; account page ${state.base_url}/account/network)`,
+    ],
     ["Functions", `${state.base_url}/functions/v1/<name>/...`],
     ["Database", state.database_url],
   ];
@@ -197,6 +225,11 @@ function printBanner(state: DevState, mode: string, addr: Deno.NetAddr) {
   console.log("\n  People (JWT, 7 days)");
   for (const [role, person] of Object.entries(state.people)) {
     console.log(`    ${role.padEnd(width - 2)}  ${person.email}\n    ${"".padEnd(width - 2)}  ${person.jwt}`);
+  }
+  for (const [label, member] of [["network", state.network], ["network2", state.network2]] as const) {
+    if (!member) continue;
+    console.log(`\n  ${label === "network" ? "Bluesky app sign-in (people.member)" : "A second member (network2)"}`);
+    console.log(`    handle        ${member.handle}\n    did           ${member.did}\n    app password  ${member.app_password}`);
   }
   console.log(`\n  Written for scripts to ${devStateFile()}\n`);
 }

@@ -4,6 +4,7 @@
 import { readConfig } from "../shared/config.ts";
 import { connect } from "../shared/db.ts";
 import { importSite } from "../shared/site/import.ts";
+import { loadSiteCommunity } from "../functions/network/demo.ts";
 import { databaseUrlOrExit, fail, runCli } from "./cli.ts";
 
 const USAGE = "usage: deno task site:import [dir] [--mode git|cloud]";
@@ -45,6 +46,8 @@ await runCli(async () => {
       onProgress: (message) => console.log(`  ${message}`),
     });
     for (const warning of result.warnings) console.warn(`warning: ${warning}`);
+    const community = await loadSiteCommunity(sql, dir, config);
+    if (community) console.log(`  ${community}`);
     console.log(
       `imported ${result.slug} (space ${result.space}, ${result.mode} mode) in ${result.ms} ms: ` +
         `${result.entries.total} entries (${result.entries.published} published), ${result.assets.total} assets, ` +

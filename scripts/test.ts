@@ -7,6 +7,8 @@ import { connect } from "../shared/db.ts";
 import { startEmbeddedPostgres } from "../shared/embedded.ts";
 import { migrate } from "../shared/migrate.ts";
 import { importSite } from "../shared/site/import.ts";
+import { readConfig } from "../shared/config.ts";
+import { loadSiteCommunity } from "../functions/network/demo.ts";
 import { CHROMIUM_PATH } from "../tests/helpers/browser.ts";
 import { runCli } from "./cli.ts";
 
@@ -121,6 +123,7 @@ await runCli(async () => {
     const sql = connect(url, { max: 1 });
     const applied = await migrate(sql);
     const counts = await importSite(sql, { dir: DEMO_SITE });
+    await loadSiteCommunity(sql, DEMO_SITE, readConfig(new Map<string, string>()));
     await sql.end();
     console.log(
       `migrations: ${applied.length}; demo site: ${counts.entries.total} entries (${counts.entries.published} published), ` +

@@ -32,6 +32,20 @@ export interface RuntimeConfig {
    * (TRUST_PROXY); 0, the default, keys per-address limits on the socket's peer and ignores the header.
    */
   trustedProxies: number;
+  /**
+   * The protocol server's handle domain (NETWORK_HANDLE_DOMAIN): members' handles are
+   * `<name>.<domain>`. Unset: the configuration's network.handleDomain, else the site's domain.
+   */
+  networkHandleDomain?: string;
+  /** The did:plc directory joined members are registered at (NETWORK_PLC_URL; default the public one). */
+  networkPlcUrl: string;
+  /** The relay asked to crawl (NETWORK_RELAY_URL); unset: the configuration's network.relay. */
+  networkRelayUrl?: string;
+  /**
+   * The deployment secret members' signing keys are encrypted with at rest (NETWORK_KEY_SECRET, else
+   * JWT_SECRET): never in the database, so a copy of the database alone cannot sign as a member.
+   */
+  networkKeySecret?: string;
 }
 
 export interface ReadOptions {
@@ -71,6 +85,11 @@ export function readConfig(
     payments: readPaymentConfig(env),
     formsWebhookSecret: env.get("FORMS_WEBHOOK_SECRET") ?? undefined,
     trustedProxies,
+    networkHandleDomain: env.get("NETWORK_HANDLE_DOMAIN")?.trim().toLowerCase().replace(/^\./, "") || undefined,
+    networkPlcUrl: trimSlash(env.get("NETWORK_PLC_URL")?.trim() || "https://plc.directory"),
+    networkRelayUrl: env.get("NETWORK_RELAY_URL")?.trim() ? trimSlash(env.get("NETWORK_RELAY_URL")!.trim()) : undefined,
+    networkKeySecret: env.get("NETWORK_KEY_SECRET") || env.get("JWT_SECRET") || env.get("SUPABASE_JWT_SECRET") ||
+      undefined,
   };
 }
 

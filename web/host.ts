@@ -8,6 +8,7 @@ import { createFormsApp } from "../functions/forms-api/app.ts";
 import { localCheckoutFor } from "../shared/payments/mod.ts";
 import { createStorefrontApp } from "../functions/storefront-api/app.ts";
 import { createSupportApp } from "../functions/support-api/app.ts";
+import { createNetworkApp } from "../functions/network/app.ts";
 import { REWRITES, rewrite } from "./rewrites.ts";
 
 export type Fetcher = (request: Request, env: CallerEnv) => Response | Promise<Response>;
@@ -17,6 +18,7 @@ export function createFunctions(ctx: FunctionContext): Record<string, Fetcher> {
   const scheduling = createSchedulingApp(ctx);
   const forms = createFormsApp(ctx);
   const support = createSupportApp(ctx);
+  const network = createNetworkApp(ctx);
   // the local payment provider's checkout pages (absent when the site takes payments through Stripe)
   const payments = localCheckoutFor(ctx);
   // the store's pass-through routes reach the other functions in this process, through the rewrite table
@@ -28,6 +30,7 @@ export function createFunctions(ctx: FunctionContext): Record<string, Fetcher> {
     "scheduling-api": (request, env) => scheduling.fetch(request, env),
     "forms-api": (request, env) => forms.fetch(request, env),
     "support-api": (request, env) => support.fetch(request, env),
+    network: (request, env) => network.fetch(request, env),
     ...(payments ? { payments: (request: Request, env: CallerEnv) => payments.fetch(request, env) } : {}),
   } as Record<string, Fetcher>);
 }

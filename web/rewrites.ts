@@ -54,6 +54,16 @@ export const REWRITES: Rewrite[] = [
   // and the panel page /support
   { from: "/api/desk/", fn: "support-api", to: "/" },
   { from: "/support", exact: true, fn: "support-api", to: "/support" },
+  // the protocol server (AT Protocol PDS-compatible): XRPC at the site's root (apps drop any path of the
+  // server address), identity by the host asked, the account page, and signed blob addresses
+  { from: "/xrpc/", fn: "network", to: "/xrpc/" },
+  { from: "/.well-known/atproto-did", exact: true, fn: "network", to: "/.well-known/atproto-did" },
+  { from: "/.well-known/did.json", exact: true, fn: "network", to: "/.well-known/did.json" },
+  { from: "/account/network", exact: true, fn: "network", to: "/account/network" },
+  { from: "/account/network/", fn: "network", to: "/account/network/" },
+  { from: "/network/blob/", fn: "network", to: "/blob/" },
+  { from: "/network/join", exact: true, fn: "network", to: "/network/join" },
+  { from: "/network/leave", exact: true, fn: "network", to: "/network/leave" },
 ];
 
 /** `:name` segments of an exact rule match one path segment each; answers them, or undefined. */

@@ -7,6 +7,7 @@ import { connect } from "../../shared/db.ts";
 import { freePort } from "../../shared/embedded.ts";
 import { hashKey, KEY_KINDS } from "../../shared/keys.ts";
 import { ROLES } from "../../shared/people.ts";
+import { AtpAgent } from "@atproto/api";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -200,12 +201,23 @@ test("task dev: banner, dev.json with a working key per kind and a JWT per role,
       assert.equal(me.status, 200, `${role}: ${JSON.stringify(me.body)}`);
       assert.equal(me.body.data.email, state.people[role].email);
     }
+    // a Bluesky app signs in at once as people.member (dev.json "network"), and sees a timeline
+    assert.equal(state.network.handle, "mira.demo.sitewire.dev");
+    assert.equal(state.network.did, "did:web:mira.demo.sitewire.dev");
+    const agent = new AtpAgent({ service: base });
+    await agent.login({ identifier: state.network.handle, password: state.network.app_password });
+    assert.equal((await agent.com.atproto.server.getSession()).data.email, state.people.member.email);
+    assert.ok((await agent.getTimeline()).data.feed.length > 0, "the demo community fills the timeline");
+    const second = new AtpAgent({ service: base });
+    await second.login({ identifier: state.network2.handle, password: state.network2.app_password });
+    assert.notEqual(second.session!.did, agent.session!.did);
 
     // a restart: nothing imported again, the same keys
     await dev.stop();
     dev = await startDev(dataDir, ports);
     assert.doesNotMatch(dev.output(), /importing/, dev.output());
     assert.deepEqual((await readState(dataDir)).keys, state.keys);
+    assert.deepEqual((await readState(dataDir)).network, state.network, "the app password outlives a restart");
 
     // SITE_MODE=cloud imports again in cloud mode; the next plain start goes back to site.yaml's git mode
     await dev.stop();

@@ -263,6 +263,7 @@ const ROUTES: Record<string, [string, string][]> = {
     ["post", "/xrpc/{nsid}"],
     ["get", "/.well-known/atproto-did"],
     ["get", "/.well-known/did.json"],
+    ["get", "/account/network"],
   ],
 };
 

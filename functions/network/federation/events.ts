@@ -1,0 +1,79 @@
+// The event stream's bodies and frames (reference §9): each body is stored as DAG-CBOR without its seq;
+// a frame is the header `{op, t}` and the body with seq, two DAG-CBOR objects back to back, encoded with
+// @atproto/lex-cbor (cborg with the data model's rules, what @atproto/xrpc-server's frames use).
+import { blocksToCarFile, type CommitData } from "@atproto/repo";
+import { decode, decodeAll, encode } from "@atproto/lex-cbor";
+import { parseCid } from "@atproto/lex-data";
+
+export interface CommitOp {
+  action: "create" | "update" | "delete";
+  path: string;
+  cid: string | null;
+  prev: string | null;
+}
+
+export async function commitEventBody(event: {
+  did: string;
+  commit: CommitData;
+  ops: CommitOp[];
+  prevData: string | null;
+  time: Date;
+}): Promise<Uint8Array> {
+  const blocks = event.commit.newBlocks;
+  blocks.addMap(event.commit.relevantBlocks);
+  return encode({
+    rebase: false,
+    tooBig: false,
+    repo: event.did,
+    commit: event.commit.cid,
+    rev: event.commit.rev,
+    since: event.commit.since,
+    blocks: await blocksToCarFile(event.commit.cid, blocks),
+    ops: event.ops.map((op) => ({
+      action: op.action,
+      path: op.path,
+      cid: op.cid ? parseCid(op.cid) : null,
+      ...(op.prev ? { prev: parseCid(op.prev) } : {}),
+    })),
+    blobs: [],
+    ...(event.prevData ? { prevData: parseCid(event.prevData) } : {}),
+    time: event.time.toISOString(),
+  } as never);
+}
+
+export function identityEventBody(did: string, handle: string, time: Date): Uint8Array {
+  return encode({ did, handle, time: time.toISOString() });
+}
+
+export type AccountStatus = "active" | "takendown" | "deactivated";
+
+export function accountEventBody(did: string, status: AccountStatus, time: Date): Uint8Array {
+  return encode({ did, active: status === "active", ...(status === "active" ? {} : { status }), time: time.toISOString() });
+}
+
+const TYPE_OF = { commit: "#commit", identity: "#identity", account: "#account", sync: "#sync" } as const;
+
+/** A message frame: header then the stored body with its number. */
+export function messageFrame(kind: keyof typeof TYPE_OF, seq: number, body: Uint8Array): Uint8Array {
+  const header = encode({ op: 1, t: TYPE_OF[kind] });
+  const full = encode({ seq, ...(decode(body) as Record<string, unknown>) } as never);
+  return concat(header, full);
+}
+
+/** An error frame; the server closes the socket after it. */
+export function errorFrame(error: string, message?: string): Uint8Array {
+  return concat(encode({ op: -1 }), encode({ error, ...(message ? { message } : {}) }));
+}
+
+/** Header and body of a frame (what a consumer does). */
+export function readFrame(bytes: Uint8Array): { header: { op: number; t?: string }; body: Record<string, unknown> } {
+  const [header, body] = [...decodeAll(bytes)] as unknown as [{ op: number; t?: string }, Record<string, unknown>];
+  return { header, body };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}

@@ -1,0 +1,172 @@
+// com.atproto.sync.subscribeRepos for every subscriber of this instance: one hub listens for the
+// database's `network_seq` notifications (and is poked in-process after a commit here, which is how the
+// embedded PGlite, whose NOTIFY reaches only the committing connection, wakes it), reads the new events
+// once, frames them once, and keeps the latest in a ring. Each subscriber replays from its cursor (the
+// ring, else the table) and then follows live; one whose socket stops draining is cut off with
+// ConsumerTooSlow instead of growing memory. Subscribers are written to network_subscribers so an
+// operator sees them across instances.
+import type { FunctionContext } from "../../../shared/context.ts";
+import { dropSubscriber, eventsAfter, lastSeq, saveSubscriber, type SeqEvent } from "../store/repo.ts";
+import { errorFrame, messageFrame } from "./events.ts";
+
+const PAGE = 500;
+const RING = 2000;
+/** bytes queued in a socket beyond which its reader is too slow */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const SAVE_EVERY_MS = 5_000;
+
+interface Framed {
+  seq: number;
+  frame: Uint8Array;
+}
+
+function frameOf(event: SeqEvent): Framed {
+  return { seq: event.seq, frame: messageFrame(event.kind, event.seq, new Uint8Array(event.body)) };
+}
+
+export class Firehose {
+  readonly instance = crypto.randomUUID();
+  private ring: Framed[] = [];
+  /** the ring holds every event after this number */
+  private ringFrom = 0;
+  private top = 0;
+  private started: Promise<void> | undefined;
+  private unlisten: (() => Promise<unknown>) | undefined;
+  private loading: Promise<void> | undefined;
+  private again = false;
+  private waiters = new Set<() => void>();
+  private readonly sockets = new Set<WebSocket>();
+
+  constructor(private readonly ctx: FunctionContext, private readonly maxBuffered = MAX_BUFFERED_BYTES) {}
+
+  /** Called after a commit in this process (and by the database's notifications). */
+  poke(): void {
+    if (!this.started) return;
+    if (this.loading) {
+      this.again = true;
+      return;
+    }
+    this.loading = this.load().finally(() => {
+      this.loading = undefined;
+      if (this.again) {
+        this.again = false;
+        this.poke();
+      }
+    });
+  }
+
+  private start(): Promise<void> {
+    this.started ??= (async () => {
+      this.top = await lastSeq(this.ctx.sql);
+      this.ringFrom = this.top;
+      try {
+        const meta = await this.ctx.sql.listen("network_seq", () => this.poke());
+        this.unlisten = () => meta.unlisten();
+      } catch (error) {
+        console.error("network firehose: LISTEN failed; in-process commits still wake it", error);
+      }
+    })();
+    return this.started;
+  }
+
+  private async load(): Promise<void> {
+    try {
+      for (;;) {
+        const events = await eventsAfter(this.ctx.sql, this.top, PAGE);
+        for (const event of events) this.ring.push(frameOf(event));
+        if (events.length) this.top = events[events.length - 1].seq;
+        if (this.ring.length > RING) {
+          const dropped = this.ring.splice(0, this.ring.length - RING);
+          this.ringFrom = dropped[dropped.length - 1].seq;
+        }
+        if (events.length < PAGE) break;
+      }
+    } catch (error) {
+      console.error("network firehose:", error);
+    }
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiters) wake();
+  }
+
+  private next(): Promise<void> {
+    return new Promise((resolve) => this.waiters.add(resolve));
+  }
+
+  private async framesAfter(after: number): Promise<Framed[]> {
+    if (after >= this.ringFrom) return this.ring.filter((f) => f.seq > after).slice(0, PAGE);
+    return (await eventsAfter(this.ctx.sql, after, PAGE)).map(frameOf);
+  }
+
+  /** The latest number in the stream (FutureCursor is a cursor beyond it). */
+  async current(): Promise<number> {
+    return Math.max(this.top, await lastSeq(this.ctx.sql));
+  }
+
+  /** Serves one subscriber on an upgraded socket until it closes or falls too far behind. */
+  async serve(socket: WebSocket, cursor: number | undefined, remote: string): Promise<void> {
+    await this.start();
+    const id = crypto.randomUUID();
+    let open = true;
+    const opened = new Promise<void>((resolve) => {
+      if (socket.readyState === WebSocket.OPEN) resolve();
+      socket.addEventListener("open", () => resolve());
+    });
+    socket.addEventListener("close", () => {
+      open = false;
+      for (const wake of this.waiters) wake();
+    });
+    socket.addEventListener("error", () => (open = false));
+    this.sockets.add(socket);
+    await opened;
+    try {
+      const current = await this.current();
+      if (cursor !== undefined && cursor > current) {
+        socket.send(errorFrame("FutureCursor", "Cursor in the future."));
+        socket.close(1008, "FutureCursor");
+        return;
+      }
+      let last = cursor ?? current;
+      await saveSubscriber(this.ctx.sql, { id, instance: this.instance, remote, cursor: cursor ?? null, lastSeq: last });
+      let saved = Date.now();
+      while (open) {
+        const waiting = this.next();
+        const frames = await this.framesAfter(last);
+        for (const { seq, frame } of frames) {
+          if (!open) break;
+          if (socket.bufferedAmount > this.maxBuffered) {
+            socket.send(errorFrame("ConsumerTooSlow", "The subscriber does not keep up with the stream."));
+            socket.close(1008, "ConsumerTooSlow");
+            return;
+          }
+          socket.send(frame);
+          last = seq;
+        }
+        if (Date.now() - saved > SAVE_EVERY_MS) {
+          saved = Date.now();
+          await saveSubscriber(this.ctx.sql, { id, instance: this.instance, remote, cursor: cursor ?? null, lastSeq: last });
+        }
+        // a full page means more is there already; the unused waiter goes at the next load
+        if (frames.length < PAGE && open) await waiting;
+      }
+    } catch (error) {
+      if (open) console.error("network firehose subscriber:", error);
+      try {
+        socket.close(1011, "InternalError");
+      } catch { /* already closed */ }
+    } finally {
+      this.sockets.delete(socket);
+      await dropSubscriber(this.ctx.sql, id).catch(() => {});
+      if (this.sockets.size === 0) await this.stop();
+    }
+  }
+
+  /** Stops listening when nobody is subscribed (and at shutdown). */
+  async stop(): Promise<void> {
+    const unlisten = this.unlisten;
+    this.unlisten = undefined;
+    this.started = undefined;
+    this.ring = [];
+    await unlisten?.().catch(() => {});
+  }
+}

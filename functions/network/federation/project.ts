@@ -1,0 +1,170 @@
+// Projection: the site's tables are the truth; a joined member's repository is made to agree with them.
+// Whatever changed a public row (an app's write, the admin, SQL) queued its path (migration
+// network_federation); projecting reads those rows, turns every difference into a write of a signed
+// commit (@atproto/repo: MST, commit, signature), keeps the blocks, and appends the #commit event that
+// lets a relay verify and invert it from the event alone (new blocks, proof nodes, since, prevData).
+import { Repo, type RecordWriteOp, WriteOpAction } from "@atproto/repo";
+import { jsonToLex } from "@atproto/lexicon";
+import { cidForLex, decode } from "@atproto/lex-cbor";
+import { type Cid, parseCid } from "@atproto/lex-data";
+import type { Keypair } from "@atproto/crypto";
+import type { RuntimeConfig } from "../../../shared/config.ts";
+import type { Tx } from "../../../shared/db.ts";
+import { handleOf } from "../identity.ts";
+import {
+  type AccountRow,
+  accountOf,
+  allRecordPaths,
+  appendEvent,
+  clearRepository,
+  lockHead,
+  recordCidsAt,
+  saveHead,
+  saveRecordIndex,
+  setAccountHandle,
+  tableRecords,
+  takeQueuedOf,
+} from "../store/repo.ts";
+import { accountEventBody, commitEventBody, identityEventBody } from "./events.ts";
+import { openKey } from "./keys.ts";
+import { updateHandle } from "./plc.ts";
+import { PgRepoStorage } from "./storage.ts";
+
+/** The vendor's limit of operations in one commit event; a larger change goes out as several commits. */
+const OPS_PER_COMMIT = 200;
+
+export interface ProjectionSite {
+  handleDomain: string;
+}
+
+export interface Head {
+  cid: string;
+  rev: string;
+}
+
+/**
+ * Makes the member's repository agree with the tables at these paths (every path when undefined; '' =
+ * their account: handle and standing). Runs inside the caller's transaction. Answers the head after the
+ * last commit, or undefined when the member has not joined (or left) and nothing was projected.
+ */
+export async function project(
+  config: RuntimeConfig,
+  tx: Tx,
+  site: ProjectionSite,
+  personId: string,
+  paths: string[] | undefined,
+  now: Date,
+): Promise<Head | undefined> {
+  const account = await accountOf(tx, personId);
+  if (!account || account.status !== "active") return undefined;
+  const keypair = await openKey(config.networkKeySecret, account.signing_key);
+  const head = await lockHead(tx, personId);
+  if (paths?.includes("")) await projectAccount(config, tx, site, account, keypair, now);
+  const recordPaths = paths?.filter((p) => p !== "");
+  const fresh = !head?.data_cid;
+  const scope = fresh ? undefined : recordPaths;
+  const wanted = await tableRecords(tx, personId, scope);
+  if (fresh) await clearRepository(tx, personId);
+  const held = fresh
+    ? new Map<string, string>()
+    : scope
+    ? await recordCidsAt(tx, personId, scope)
+    : await allRecordPaths(tx, personId);
+  const writes: RecordWriteOp[] = [];
+  for (const path of new Set([...(scope ?? wanted.keys()), ...(scope ? [] : held.keys())])) {
+    const [name, rkey] = path.split("/");
+    const collection = name as `${string}.${string}.${string}`;
+    const record = wanted.get(path);
+    const current = held.get(path);
+    if (!record) {
+      if (current) writes.push({ action: WriteOpAction.Delete, collection, rkey });
+      continue;
+    }
+    const lex = jsonToLex(record) as Record<string, unknown>;
+    if (current === (await cidForLex(lex as never)).toString()) continue;
+    writes.push({ action: current ? WriteOpAction.Update : WriteOpAction.Create, collection, rkey, record: lex as never });
+  }
+  const storage = new PgRepoStorage(tx, personId);
+  let last: Head | undefined = head?.data_cid ? { cid: head.commit_cid, rev: head.rev } : undefined;
+  let prevData: string | null = head?.data_cid ?? null;
+  if (fresh) {
+    // a repository from nothing (on joining): an empty genesis commit, then the records in batches
+    const commit = await Repo.formatInitCommit(storage, account.did, keypair, []);
+    last = await keep(tx, storage, account, commit, [], null, now);
+    prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
+  }
+  for (let i = 0; i < writes.length; i += OPS_PER_COMMIT) {
+    const batch = writes.slice(i, i + OPS_PER_COMMIT);
+    const repo = await Repo.load(storage, parseCid(last!.cid));
+    const before = await recordCidsAt(tx, personId, batch.map((w) => `${w.collection}/${w.rkey}`));
+    const commit = await repo.formatCommit(batch, keypair);
+    last = await keep(tx, storage, account, commit, batch, prevData, now, before);
+    prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
+  }
+  return last;
+}
+
+/** Projects what an app's write just queued for its writer, inside the write's own transaction. */
+export async function projectQueuedOf(
+  config: RuntimeConfig,
+  tx: Tx,
+  site: ProjectionSite,
+  personId: string,
+  now: Date,
+): Promise<Head | undefined> {
+  const paths = await takeQueuedOf(tx, personId);
+  return await project(config, tx, site, personId, paths, now);
+}
+
+function dataCidOf(commitBytes: Uint8Array): string {
+  return String((decode(commitBytes) as { data: Cid }).data);
+}
+
+async function keep(
+  tx: Tx,
+  storage: PgRepoStorage,
+  account: AccountRow,
+  commit: Awaited<ReturnType<Repo["formatCommit"]>>,
+  writes: RecordWriteOp[],
+  prevData: string | null,
+  now: Date,
+  before: Map<string, string> = new Map(),
+): Promise<Head> {
+  await storage.applyCommit(commit);
+  const ops = await Promise.all(writes.map(async (w) => {
+    const path = `${w.collection}/${w.rkey}`;
+    const cid = w.action === WriteOpAction.Delete ? null : (await cidForLex(w.record as never)).toString();
+    return { action: w.action, path, cid, prev: before.get(path) ?? null };
+  }));
+  await saveRecordIndex(tx, account.person_id, ops.map((op) => ({ path: op.path, cid: op.cid })));
+  const dataCid = dataCidOf(commit.newBlocks.get(commit.cid)!);
+  await saveHead(tx, account.person_id, { rev: commit.rev, commit_cid: commit.cid.toString(), data_cid: dataCid }, now);
+  await appendEvent(tx, {
+    did: account.did,
+    kind: "commit",
+    body: await commitEventBody({ did: account.did, commit, ops, prevData, time: now }),
+  });
+  return { cid: commit.cid.toString(), rev: commit.rev };
+}
+
+/** A new handle goes to the directory and out as #identity; the member's standing goes out as #account. */
+async function projectAccount(
+  config: RuntimeConfig,
+  tx: Tx,
+  site: ProjectionSite,
+  account: AccountRow,
+  keypair: Keypair,
+  now: Date,
+) {
+  const handle = handleOf({ id: account.person_id, username: account.username }, site.handleDomain);
+  if (handle !== account.handle) {
+    await updateHandle(config.networkPlcUrl, account.did, keypair, handle);
+    await setAccountHandle(tx, account.person_id, handle);
+    await appendEvent(tx, { did: account.did, kind: "identity", body: identityEventBody(account.did, handle, now) });
+  }
+  await appendEvent(tx, {
+    did: account.did,
+    kind: "account",
+    body: accountEventBody(account.did, account.suspended_at ? "takendown" : "active", now),
+  });
+}

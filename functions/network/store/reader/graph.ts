@@ -1,0 +1,55 @@
+// The graph as a reader sees it: who follows whom, the reader's own blocks and mutes, newest first, paged
+// by (time, id). The people themselves are loaded afterwards, all at once (actors.ts).
+import type { Db } from "../../../../shared/db.ts";
+import type { FeedCursor } from "./feeds.ts";
+
+export interface EdgeRow {
+  /** the other end of the edge */
+  person_id: string;
+  id: number;
+  at_us: number;
+}
+
+const cursorAt = (db: Db, cursor: FeedCursor | undefined) =>
+  db`timestamptz 'epoch' + interval '1 microsecond' * ${cursor?.atUs ?? 8e15}::bigint`;
+
+/** follows: whom `person` follows; followers: who follows them; blocks: whom they block (their own list). */
+export async function edgePage(
+  db: Db,
+  kind: "follows" | "followers" | "blocks",
+  person: string,
+  options: { limit: number; cursor?: FeedCursor },
+): Promise<EdgeRow[]> {
+  const table = kind === "blocks" ? db`public.community_blocks` : db`public.community_follows`;
+  const [mine, other] = kind === "followers" ? [db`e.subject_id`, db`e.author_id`] : [db`e.author_id`, db`e.subject_id`];
+  return await db<EdgeRow[]>`
+    select ${other} as person_id, e.id, (extract(epoch from e.indexed_at) * 1000000)::bigint as at_us
+    from ${table} e
+    where ${mine} = ${person}::uuid and (e.indexed_at, e.id) < (${cursorAt(db, options.cursor)}, ${options.cursor?.id ?? 0}::bigint)
+    order by e.indexed_at desc, e.id desc limit ${options.limit + 1}`;
+}
+
+/** The reader's mutes (only they see them), newest first; a mute has no id, so the key is its person. */
+export async function mutePage(
+  db: Db,
+  viewer: string,
+  options: { limit: number; cursor?: { atUs: number; person: string } },
+): Promise<{ person_id: string; at_us: number }[]> {
+  return await db<{ person_id: string; at_us: number }[]>`
+    select m.subject_id as person_id, (extract(epoch from m.created_at) * 1000000)::bigint as at_us
+    from public.community_mutes m
+    where m.person_id = ${viewer}::uuid
+      and (m.created_at, m.subject_id) < (timestamptz 'epoch' + interval '1 microsecond' * ${options.cursor?.atUs ?? 8e15}::bigint,
+        ${options.cursor?.person ?? "ffffffff-ffff-ffff-ffff-ffffffffffff"}::uuid)
+    order by m.created_at desc, m.subject_id desc limit ${options.limit + 1}`;
+}
+
+/** Mutes `subject` for the reader (the policy lets a member mute only people they may see). */
+export async function mute(db: Db, viewer: string, subject: string): Promise<void> {
+  await db`insert into public.community_mutes (person_id, subject_id) values (${viewer}, ${subject})
+    on conflict do nothing`;
+}
+
+export async function unmute(db: Db, viewer: string, subject: string): Promise<void> {
+  await db`delete from public.community_mutes where person_id = ${viewer} and subject_id = ${subject}`;
+}

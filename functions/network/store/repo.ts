@@ -1,0 +1,304 @@
+// SQL of the federated side (service role): joined members' accounts, their repository blocks and
+// record index, the projection queue, the event stream (network_seq), subscribers and crawls.
+import type { Db, Tx } from "../../../shared/db.ts";
+import { BLOCK, FOLLOW, LIKE, POST, PROFILE, REPOST } from "../records.ts";
+
+export interface AccountRow {
+  person_id: string;
+  did: string;
+  signing_key: string;
+  signing_did_key: string;
+  handle: string;
+  status: "active" | "deactivated";
+  username: string | null;
+  suspended_at: Date | null;
+}
+
+const accountColumns = (db: Db) =>
+  db`a.person_id, a.did, a.signing_key, a.signing_did_key, a.handle, a.status, p.username, p.suspended_at`;
+
+export async function accountOf(db: Db, personId: string): Promise<AccountRow | undefined> {
+  const [row] = await db<AccountRow[]>`
+    select ${accountColumns(db)} from public.network_accounts a join public.profiles p on p.id = a.person_id
+    where a.person_id = ${personId}`;
+  return row;
+}
+
+export async function accountByDid(db: Db, did: string): Promise<AccountRow | undefined> {
+  const [row] = await db<AccountRow[]>`
+    select ${accountColumns(db)} from public.network_accounts a join public.profiles p on p.id = a.person_id
+    where a.did = ${did}`;
+  return row;
+}
+
+export async function insertAccount(
+  tx: Tx,
+  account: { personId: string; did: string; sealedKey: string; didKey: string; handle: string; now: Date },
+): Promise<void> {
+  await tx`
+    insert into public.network_accounts (person_id, did, signing_key, signing_did_key, handle, joined_at)
+    values (${account.personId}, ${account.did}, ${account.sealedKey}, ${account.didKey}, ${account.handle}, ${account.now})`;
+  await tx`update public.profiles set network_did = ${account.did} where id = ${account.personId}`;
+}
+
+export async function setAccountStatus(tx: Tx, personId: string, status: "active" | "deactivated", now: Date) {
+  await tx`
+    update public.network_accounts set status = ${status}, left_at = ${status === "active" ? null : now}
+    where person_id = ${personId}`;
+}
+
+export async function setAccountHandle(tx: Tx, personId: string, handle: string) {
+  await tx`update public.network_accounts set handle = ${handle} where person_id = ${personId}`;
+}
+
+// ---- repository head, blocks and record index
+
+export interface RepoHeadRow {
+  rev: string;
+  commit_cid: string;
+  data_cid: string | null;
+}
+
+/** The head, locked for this transaction (one writer per repository at a time). */
+export async function lockHead(tx: Tx, personId: string): Promise<RepoHeadRow | undefined> {
+  const [row] = await tx<RepoHeadRow[]>`
+    select rev, commit_cid, data_cid from public.network_repos where person_id = ${personId} for update`;
+  return row;
+}
+
+export async function headOf(db: Db, personId: string): Promise<RepoHeadRow | undefined> {
+  const [row] = await db<RepoHeadRow[]>`
+    select rev, commit_cid, data_cid from public.network_repos where person_id = ${personId} and data_cid is not null`;
+  return row;
+}
+
+export async function saveHead(tx: Tx, personId: string, head: RepoHeadRow, now: Date) {
+  await tx`
+    insert into public.network_repos (person_id, rev, commit_cid, data_cid, updated_at)
+    values (${personId}, ${head.rev}, ${head.commit_cid}, ${head.data_cid}, ${now})
+    on conflict (person_id) do update set rev = excluded.rev, commit_cid = excluded.commit_cid,
+      data_cid = excluded.data_cid, updated_at = excluded.updated_at`;
+}
+
+export async function blocksByCid(db: Db, personId: string, cids: string[]): Promise<{ cid: string; bytes: Uint8Array }[]> {
+  if (cids.length === 0) return [];
+  return await db<{ cid: string; bytes: Uint8Array }[]>`
+    select cid, bytes from public.network_repo_blocks where person_id = ${personId} and cid = any(${cids})`;
+}
+
+export async function putBlocks(tx: Tx, personId: string, rev: string, blocks: { cid: string; bytes: Uint8Array }[]) {
+  if (blocks.length === 0) return;
+  const rows = blocks.map((b) => ({ person_id: personId, cid: b.cid, rev, bytes: b.bytes }));
+  await tx`insert into public.network_repo_blocks ${tx(rows, "person_id", "cid", "rev", "bytes")} on conflict do nothing`;
+}
+
+export async function deleteBlocks(tx: Tx, personId: string, cids: string[]) {
+  if (cids.length === 0) return;
+  await tx`delete from public.network_repo_blocks where person_id = ${personId} and cid = any(${cids})`;
+}
+
+/** The blocks a commit after `since` wrote (getRepo?since=). */
+export async function blocksSince(db: Db, personId: string, since: string | undefined) {
+  return await db<{ cid: string; bytes: Uint8Array }[]>`
+    select cid, bytes from public.network_repo_blocks
+    where person_id = ${personId} ${since ? db`and rev > ${since}` : db``} order by rev, cid`;
+}
+
+export async function recordCidsAt(db: Db, personId: string, paths: string[]): Promise<Map<string, string>> {
+  const rows = await db<{ path: string; cid: string }[]>`
+    select path, cid from public.network_repo_records where person_id = ${personId} and path = any(${paths})`;
+  return new Map(rows.map((r) => [r.path, r.cid]));
+}
+
+export async function allRecordPaths(db: Db, personId: string): Promise<Map<string, string>> {
+  const rows = await db<{ path: string; cid: string }[]>`
+    select path, cid from public.network_repo_records where person_id = ${personId}`;
+  return new Map(rows.map((r) => [r.path, r.cid]));
+}
+
+export async function saveRecordIndex(
+  tx: Tx,
+  personId: string,
+  changes: { path: string; cid: string | null }[],
+) {
+  const gone = changes.filter((c) => c.cid === null).map((c) => c.path);
+  const put = changes.filter((c) => c.cid !== null).map((c) => ({ person_id: personId, path: c.path, cid: c.cid }));
+  if (gone.length) {
+    await tx`delete from public.network_repo_records where person_id = ${personId} and path = any(${gone})`;
+  }
+  if (put.length) {
+    await tx`insert into public.network_repo_records ${tx(put, "person_id", "path", "cid")}
+      on conflict (person_id, path) do update set cid = excluded.cid`;
+  }
+}
+
+export async function clearRepository(tx: Tx, personId: string) {
+  await tx`delete from public.network_repo_blocks where person_id = ${personId}`;
+  await tx`delete from public.network_repo_records where person_id = ${personId}`;
+}
+
+// ---- what the site's tables say the repository holds
+
+/** The community table each collection of a repository comes from (profiles aside). */
+const TABLES: Record<string, string> = {
+  [POST]: "community_posts",
+  [LIKE]: "community_likes",
+  [REPOST]: "community_reposts",
+  [FOLLOW]: "community_follows",
+  [BLOCK]: "community_blocks",
+};
+
+/**
+ * The records the tables hold at these paths (all of the member's public records when paths is
+ * undefined): posts only when everyone may see them; the profile as an app wrote it, else the site's
+ * display name and description.
+ */
+export async function tableRecords(
+  db: Db,
+  personId: string,
+  paths?: string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const wanted = new Map<string, string[]>();
+  for (const path of paths ?? []) {
+    const [collection, rkey] = path.split("/");
+    wanted.set(collection, [...(wanted.get(collection) ?? []), rkey]);
+  }
+  const found = new Map<string, Record<string, unknown>>();
+  for (const [collection, table] of Object.entries(TABLES)) {
+    const rkeys = wanted.get(collection);
+    if (paths && !rkeys) continue;
+    const rows = await db<{ rkey: string; record: Record<string, unknown> }[]>`
+      select rkey, record from ${db("public." + table)}
+      where author_id = ${personId} ${rkeys ? db`and rkey = any(${rkeys})` : db``}
+        ${collection === POST ? db`and audience = 'everyone'` : db``}`;
+    for (const row of rows) found.set(`${collection}/${row.rkey}`, row.record);
+  }
+  if (!paths || wanted.has(PROFILE)) {
+    const [row] = await db<{ record: Record<string, unknown> }[]>`
+      select coalesce(network_profile, jsonb_strip_nulls(jsonb_build_object(
+        '$type', ${PROFILE}::text,
+        'displayName', nullif(display_name, ''),
+        'description', nullif(description, '')))) as record
+      from public.profiles where id = ${personId}`;
+    if (row) found.set(`${PROFILE}/self`, row.record);
+  }
+  return found;
+}
+
+// ---- the projection queue
+
+/** Claims one member's queued paths (skipping members another instance is projecting). */
+export async function claimQueued(tx: Tx): Promise<{ personId: string; paths: string[] } | undefined> {
+  const rows = await tx<{ person_id: string; path: string }[]>`
+    with one as (
+      select person_id from public.network_project_queue order by queued_at limit 1 for update skip locked
+    )
+    delete from public.network_project_queue q using one where q.person_id = one.person_id
+    returning q.person_id, q.path`;
+  if (rows.length === 0) return undefined;
+  return { personId: rows[0].person_id, paths: rows.map((r) => r.path) };
+}
+
+export async function takeQueuedOf(tx: Tx, personId: string): Promise<string[]> {
+  const rows = await tx<{ path: string }[]>`
+    delete from public.network_project_queue where person_id = ${personId} returning path`;
+  return rows.map((r) => r.path);
+}
+
+// ---- the event stream
+
+export interface SeqEvent {
+  seq: number;
+  did: string;
+  kind: "commit" | "identity" | "account" | "sync";
+  body: Uint8Array;
+  created_at: Date;
+}
+
+/** Appends an event; numbers are given under one lock, so they become visible in order. */
+export async function appendEvent(tx: Tx, event: { did: string; kind: SeqEvent["kind"]; body: Uint8Array }) {
+  const [row] = await tx<{ seq: string }[]>`
+    insert into public.network_seq (seq, did, kind, body)
+    values (public.network_next_seq(), ${event.did}, ${event.kind}, ${event.body}) returning seq`;
+  await tx`select pg_notify('network_seq', ${row.seq})`;
+  return Number(row.seq);
+}
+
+export async function eventsAfter(db: Db, after: number, limit: number): Promise<SeqEvent[]> {
+  const rows = await db<(Omit<SeqEvent, "seq"> & { seq: string })[]>`
+    select seq, did, kind, body, created_at from public.network_seq where seq > ${after} order by seq limit ${limit}`;
+  return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+}
+
+export async function lastSeq(db: Db): Promise<number> {
+  const [row] = await db<{ seq: string | null }[]>`select max(seq) as seq from public.network_seq`;
+  return Number(row.seq ?? 0);
+}
+
+// ---- listRepos
+
+export interface RepoListRow {
+  person_id: string;
+  did: string;
+  commit_cid: string;
+  rev: string;
+  status: "active" | "deactivated";
+  suspended_at: Date | null;
+}
+
+export async function listRepos(db: Db, after: string | undefined, limit: number): Promise<RepoListRow[]> {
+  return await db<RepoListRow[]>`
+    select a.person_id, a.did, r.commit_cid, r.rev, a.status, p.suspended_at
+    from public.network_accounts a
+    join public.network_repos r on r.person_id = a.person_id and r.data_cid is not null
+    join public.profiles p on p.id = a.person_id
+    where ${after ? db`a.did > ${after}` : db`true`}
+    order by a.did limit ${limit}`;
+}
+
+// ---- what the operator sees
+
+export async function saveSubscriber(
+  db: Db,
+  s: { id: string; instance: string; remote: string; cursor: number | null; lastSeq: number | null },
+) {
+  await db`
+    insert into public.network_subscribers (id, instance, remote, cursor, last_seq)
+    values (${s.id}, ${s.instance}, ${s.remote}, ${s.cursor}, ${s.lastSeq})
+    on conflict (id) do update set last_seq = excluded.last_seq, seen_at = now()`;
+}
+
+export async function dropSubscriber(db: Db, id: string) {
+  await db`delete from public.network_subscribers where id = ${id}`;
+}
+
+export async function subscribers(db: Db) {
+  return await db<
+    { id: string; instance: string; remote: string; cursor: string | null; last_seq: string | null; connected_at: Date; seen_at: Date }[]
+  >`select id, instance, remote, cursor, last_seq, connected_at, seen_at from public.network_subscribers
+    order by connected_at`;
+}
+
+export async function saveCrawl(db: Db, crawl: { relay: string; at: Date; status: number | null; answer: string }) {
+  await db`
+    insert into public.network_crawls (relay, asked_at, status, answer)
+    values (${crawl.relay}, ${crawl.at}, ${crawl.status}, ${crawl.answer})
+    on conflict (relay) do update set asked_at = excluded.asked_at, status = excluded.status, answer = excluded.answer`;
+}
+
+export async function lastCrawl(db: Db) {
+  const [row] = await db<{ relay: string; asked_at: Date; status: number | null; answer: string }[]>`
+    select relay, asked_at, status, answer from public.network_crawls order by asked_at desc limit 1`;
+  return row;
+}
+
+export async function joinedActiveDids(db: Db): Promise<number> {
+  const [row] = await db<{ n: string }[]>`select count(*) as n from public.network_accounts where status = 'active'`;
+  return Number(row.n);
+}
+
+export async function blobOf(db: Db, personId: string, cid: string): Promise<{ mime: string } | undefined> {
+  const [row] = await db<{ mime: string }[]>`
+    select mime from public.network_blobs where person_id = ${personId} and cid = ${cid}`;
+  return row;
+}

@@ -1,0 +1,130 @@
+// App passwords and protocol sessions: only hashes are kept; a token counts while its hash is here.
+import type { Db } from "../../../shared/db.ts";
+
+export interface AppPasswordRow {
+  id: string;
+  name: string;
+  privileged: boolean;
+  created_at: Date;
+}
+
+export async function listAppPasswords(db: Db, personId: string): Promise<AppPasswordRow[]> {
+  return await db<AppPasswordRow[]>`
+    select id, name, privileged, created_at from public.network_app_passwords
+    where person_id = ${personId} order by created_at desc, name`;
+}
+
+/** undefined when the member already has one by that name */
+export async function insertAppPassword(
+  db: Db,
+  input: { personId: string; name: string; hash: string; privileged: boolean; now: Date },
+): Promise<AppPasswordRow | undefined> {
+  const [row] = await db<AppPasswordRow[]>`
+    insert into public.network_app_passwords (person_id, name, hash, privileged, created_at)
+    values (${input.personId}, ${input.name}, ${input.hash}, ${input.privileged}, ${input.now})
+    on conflict (person_id, name) do nothing
+    returning id, name, privileged, created_at`;
+  return row;
+}
+
+/** Revokes by deleting: the sessions made with it go too (on delete cascade). */
+export async function deleteAppPassword(db: Db, personId: string, name: string): Promise<boolean> {
+  const rows = await db`
+    delete from public.network_app_passwords where person_id = ${personId} and name = ${name} returning id`;
+  return rows.length > 0;
+}
+
+export async function appPasswordByHash(
+  db: Db,
+  personId: string,
+  hash: string,
+): Promise<{ id: string; privileged: boolean } | undefined> {
+  const [row] = await db<{ id: string; privileged: boolean }[]>`
+    select id, privileged from public.network_app_passwords where person_id = ${personId} and hash = ${hash}`;
+  return row;
+}
+
+export interface SessionTokens {
+  accessHash: string;
+  refreshHash: string;
+  accessExpiresAt: Date;
+  refreshExpiresAt: Date;
+}
+
+export async function insertSession(
+  db: Db,
+  input: { personId: string; appPasswordId: string; now: Date } & SessionTokens,
+): Promise<void> {
+  await db`
+    insert into public.network_sessions
+      (person_id, app_password_id, access_hash, refresh_hash, access_expires_at, refresh_expires_at, created_at)
+    values (${input.personId}, ${input.appPasswordId}, ${input.accessHash}, ${input.refreshHash},
+            ${input.accessExpiresAt}, ${input.refreshExpiresAt}, ${input.now})`;
+}
+
+export interface SessionRow {
+  id: string;
+  person_id: string;
+  app_password_id: string;
+  privileged: boolean;
+  expires_at: Date;
+}
+
+/** The session an access (or refresh) token's hash belongs to, with that token's expiry. */
+export async function sessionByHash(db: Db, kind: "access" | "refresh", hash: string): Promise<SessionRow | undefined> {
+  const [row] = kind === "access"
+    ? await db<SessionRow[]>`
+        select s.id, s.person_id, s.app_password_id, a.privileged, s.access_expires_at as expires_at
+        from public.network_sessions s join public.network_app_passwords a on a.id = s.app_password_id
+        where s.access_hash = ${hash}`
+    : await db<SessionRow[]>`
+        select s.id, s.person_id, s.app_password_id, a.privileged, s.refresh_expires_at as expires_at
+        from public.network_sessions s join public.network_app_passwords a on a.id = s.app_password_id
+        where s.refresh_hash = ${hash}`;
+  return row;
+}
+
+/** Rotates both tokens of a session; false when it ended meanwhile (or the refresh token was used already). */
+export async function rotateSession(
+  db: Db,
+  input: { id: string; oldRefreshHash: string; now: Date } & SessionTokens,
+): Promise<boolean> {
+  const rows = await db`
+    update public.network_sessions
+    set access_hash = ${input.accessHash}, refresh_hash = ${input.refreshHash},
+        access_expires_at = ${input.accessExpiresAt}, refresh_expires_at = ${input.refreshExpiresAt},
+        refreshed_at = ${input.now}
+    where id = ${input.id} and refresh_hash = ${input.oldRefreshHash}
+    returning id`;
+  return rows.length > 0;
+}
+
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  await db`delete from public.network_sessions where id = ${id}`;
+}
+
+/** Sign-out everywhere: every app session of the member ends. */
+export async function deleteSessionsOf(db: Db, personId: string): Promise<number> {
+  const rows = await db`delete from public.network_sessions where person_id = ${personId} returning id`;
+  return rows.length;
+}
+
+/** A member's sessions whose refresh token expired are of no use to anybody: each sign-in clears them. */
+export async function sweepSessionsOf(db: Db, personId: string, now: Date): Promise<number> {
+  const rows = await db`
+    delete from public.network_sessions where person_id = ${personId} and refresh_expires_at < ${now} returning id`;
+  return rows.length;
+}
+
+/** Wrong app passwords from one address within the hour (the window rate_limit_hit counts in). */
+export async function wrongPasswordCount(db: Db, bucket: string, now: Date): Promise<number> {
+  const [row] = await db<{ hits: number }[]>`
+    select coalesce(sum(hits), 0)::int as hits from public.rate_limit_counters
+    where bucket = ${bucket} and window_seconds = 3600
+      and window_start = to_timestamp(floor(extract(epoch from ${now}::timestamptz) / 3600) * 3600)`;
+  return row.hits;
+}
+
+export async function countWrongPassword(db: Db, bucket: string, now: Date): Promise<void> {
+  await db`select * from public.rate_limit_hit(${bucket}::text, array[3600]::int[], ${now})`;
+}

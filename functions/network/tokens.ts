@@ -1,0 +1,71 @@
+// Protocol session tokens: JWT-shaped (apps decode the access token to read exp and scope), HS256 with
+// the site's `network_jwt` secret. Their claims are not trusted: a token counts only while its SHA-256
+// hash is in network_sessions, and the expiry there is the one that decides.
+import * as jose from "jose";
+import { randomHex, sha256Hex } from "../../shared/ids.ts";
+
+export const ACCESS_SECONDS = 2 * 3600;
+export const REFRESH_SECONDS = 90 * 24 * 3600;
+
+export type TokenKind = "access" | "refresh";
+
+export interface MintedPair {
+  accessJwt: string;
+  refreshJwt: string;
+  accessHash: string;
+  refreshHash: string;
+  accessExpiresAt: Date;
+  refreshExpiresAt: Date;
+}
+
+export async function mintPair(
+  secret: string,
+  input: { did: string; audience: string; privileged: boolean; now: Date },
+): Promise<MintedPair> {
+  const key = new TextEncoder().encode(secret);
+  const iat = Math.floor(input.now.getTime() / 1000);
+  const accessExpiresAt = new Date((iat + ACCESS_SECONDS) * 1000);
+  const refreshExpiresAt = new Date((iat + REFRESH_SECONDS) * 1000);
+  const accessJwt = await new jose.SignJWT({
+    scope: input.privileged ? "com.atproto.appPassPrivileged" : "com.atproto.appPass",
+  })
+    .setProtectedHeader({ typ: "at+jwt", alg: "HS256" })
+    .setSubject(input.did).setAudience(input.audience).setIssuedAt(iat)
+    .setExpirationTime(Math.floor(accessExpiresAt.getTime() / 1000)).setJti(randomHex(16))
+    .sign(key);
+  const refreshJwt = await new jose.SignJWT({ scope: "com.atproto.refresh" })
+    .setProtectedHeader({ typ: "refresh+jwt", alg: "HS256" })
+    .setSubject(input.did).setAudience(input.audience).setIssuedAt(iat)
+    .setExpirationTime(Math.floor(refreshExpiresAt.getTime() / 1000)).setJti(randomHex(16))
+    .sign(key);
+  return {
+    accessJwt,
+    refreshJwt,
+    accessHash: await sha256Hex(accessJwt),
+    refreshHash: await sha256Hex(refreshJwt),
+    accessExpiresAt,
+    refreshExpiresAt,
+  };
+}
+
+/** at+jwt / refresh+jwt: one of ours by its header; anything else may be the site's own person token. */
+export function protocolTokenKind(token: string): TokenKind | undefined {
+  try {
+    const typ = jose.decodeProtectedHeader(token).typ;
+    return typ === "at+jwt" ? "access" : typ === "refresh+jwt" ? "refresh" : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether we signed it (expiry is not checked here: network_sessions decides that). */
+export async function signedByUs(secret: string, token: string): Promise<boolean> {
+  try {
+    await jose.compactVerify(token, new TextEncoder().encode(secret), { algorithms: ["HS256"] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const tokenHash = sha256Hex;

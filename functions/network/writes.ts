@@ -1,0 +1,293 @@
+// A member's writes to their own repository: createRecord, putRecord, deleteRecord and applyWrites all
+// come here as a list of operations, run in one transaction against the repository head (swapCommit),
+// each record checked against its lexicon and mapped onto the community tables.
+import { TID } from "@atproto/common-web";
+import type { FunctionContext } from "../../shared/context.ts";
+import type { Tx } from "../../shared/db.ts";
+import { firehoseOf } from "./federation/hub.ts";
+import { projectQueuedOf } from "./federation/project.ts";
+import { atUri } from "./identity.ts";
+import {
+  BLOCK,
+  type BlobRefJson,
+  checkRkey,
+  type Collection,
+  FOLLOW,
+  LIKE,
+  mediaOf,
+  messageIdOfKey,
+  messageRecord,
+  parseRecordUri,
+  POST,
+  PROFILE,
+  quotedUri,
+  recordCid,
+  REPOST,
+  spaceMessageKey,
+  validateRecord,
+} from "./records.ts";
+import { resolveActor } from "./resolve.ts";
+import {
+  currentCid,
+  deleteRecordRow,
+  insertHeart,
+  insertPost,
+  insertRoomReply,
+  insertSubjectPerson,
+  insertSubjectPost,
+  lockRepo,
+  messageOf,
+  postIdOf,
+  type RepoHead,
+  repoSummary,
+  saveProfile,
+  saveRepoHead,
+  type Stored,
+  uploadedBlobs,
+} from "./store/writer.ts";
+import { forbidden, invalidRecord, invalidSwap } from "./xrpc/errors.ts";
+import type { NetworkSite, Viewer } from "./xrpc/method.ts";
+
+export type WriteOp =
+  | { action: "create"; collection: Collection; rkey?: string; record: unknown }
+  | { action: "update"; collection: Collection; rkey: string; record: unknown; swapRecord?: string | null }
+  | { action: "delete"; collection: Collection; rkey: string; swapRecord?: string | null };
+
+export type WriteResult =
+  | { action: "create" | "update"; uri: string; cid: string }
+  | { action: "delete" };
+
+export interface WriteOutcome {
+  results: WriteResult[];
+  commit: RepoHead;
+}
+
+/** The repository named by `repo` must be the writer's own (Forbidden otherwise). */
+export async function checkOwnRepo(ctx: FunctionContext, site: NetworkSite, viewer: Viewer, repo: string) {
+  if (repo === viewer.did || repo.toLowerCase() === viewer.handle) return;
+  const member = await resolveActor(ctx.sql, repo, site.handleDomain);
+  if (member?.id !== viewer.id) throw forbidden("Members write to their own repository only.");
+}
+
+export async function applyWrites(
+  ctx: FunctionContext,
+  site: NetworkSite,
+  viewer: Viewer,
+  ops: WriteOp[],
+  options: { swapCommit?: string; now: Date },
+): Promise<WriteOutcome> {
+  try {
+    return await ctx.sql.begin(async (tx) => {
+      const head = await lockRepo(tx, viewer.id, await initialHead(viewer.did));
+      if (options.swapCommit !== undefined && options.swapCommit !== head.cid) {
+        throw invalidSwap(`Commit was at ${head.cid}`);
+      }
+      const results: WriteResult[] = [];
+      for (const op of ops) results.push(await applyOne(tx, site, viewer, op, options.now));
+      // a joined member's write becomes a signed commit of their repository in this same transaction
+      const projected = await projectQueuedOf(ctx.config, tx, site, viewer.id, options.now);
+      if (projected) return { results, commit: projected };
+      const rev = TID.nextStr(head.rev);
+      const commit = {
+        rev,
+        cid: await recordCid({ did: viewer.did, version: 3, rev, prev: head.cid, writes: results } as never),
+      };
+      await saveRepoHead(tx, viewer.id, commit, options.now);
+      return { results, commit };
+    }).then((outcome) => {
+      firehoseOf(ctx).poke();
+      return outcome;
+    }) as WriteOutcome;
+  } catch (error) {
+    // a second like, repost, follow or block of the same subject
+    if ((error as { code?: string })?.code === "23505") {
+      throw invalidRecord("That record is there already: one like, repost, follow or block per subject.");
+    }
+    throw error;
+  }
+}
+
+async function applyOne(
+  tx: Tx,
+  site: NetworkSite,
+  viewer: Viewer,
+  op: WriteOp,
+  now: Date,
+): Promise<WriteResult> {
+  const rkey = op.action === "create" ? op.rkey ?? (op.collection === PROFILE ? "self" : TID.nextStr()) : op.rkey;
+  checkRkey(op.collection, rkey);
+  if (op.action !== "create" && op.swapRecord !== undefined) {
+    const current = await currentCid(tx, op.collection as never, viewer.id, rkey);
+    if ((op.swapRecord ?? undefined) !== current) throw invalidSwap(`Record was at ${current ?? "nothing"}`);
+  }
+  if (op.action === "delete") {
+    if (op.collection === PROFILE) await clearProfile(tx, viewer.id, now);
+    else await deleteRecordRow(tx, op.collection, viewer.id, rkey);
+    return { action: "delete" };
+  }
+  const record = validateRecord(op.collection, op.record);
+  const cid = await recordCid(record);
+  if (op.collection === PROFILE) {
+    await putProfile(tx, viewer.id, record, cid, now);
+    return { action: op.action, uri: atUri(viewer.did, PROFILE, rkey), cid };
+  }
+  if (op.action === "update") {
+    // an app's edit replaces the record whole; a post keeps its row (and so the replies and quotes of it)
+    if (op.collection !== POST) await deleteRecordRow(tx, op.collection, viewer.id, rkey);
+  } else if (await currentCid(tx, op.collection, viewer.id, rkey)) {
+    throw invalidSwap(`There is a ${op.collection} record with the key ${rkey} already.`);
+  }
+  const createdAt = validDate(record.createdAt) ?? now;
+  const stored: Stored = { rkey, cid, record, createdAt, now };
+  switch (op.collection) {
+    case POST:
+      return await writePost(tx, site, viewer, stored, op.action);
+    case LIKE:
+    case REPOST: {
+      const subject = await subjectPost(tx, site, (record.subject as { uri?: string })?.uri);
+      if ("messageId" in subject) {
+        if (op.collection === REPOST) throw invalidRecord("A space's post cannot be reposted.");
+        await insertHeart(tx, viewer.id, subject.messageId, rkey, now);
+      } else {
+        await insertSubjectPost(tx, op.collection, viewer.id, stored, subject.postId);
+      }
+      break;
+    }
+    case FOLLOW:
+    case BLOCK: {
+      const subject = await resolveActor(tx, String(record.subject), site.handleDomain);
+      if (!subject) throw invalidRecord("The subject is not a member of this site.");
+      if (subject.id === viewer.id) throw invalidRecord(`You cannot ${op.collection === FOLLOW ? "follow" : "block"} yourself.`);
+      await insertSubjectPerson(tx, op.collection, viewer.id, stored, subject.id);
+      break;
+    }
+  }
+  return { action: op.action, uri: atUri(viewer.did, op.collection, rkey), cid };
+}
+
+async function writePost(
+  tx: Tx,
+  site: NetworkSite,
+  viewer: Viewer,
+  stored: Stored,
+  action: "create" | "update",
+): Promise<WriteResult> {
+  const record = stored.record;
+  const media = mediaOf(record.embed);
+  await checkBlobs(tx, viewer.id, [...media.pictures, ...(media.video ? [media.video] : [])]);
+  const reply = record.reply as { root?: { uri?: string }; parent?: { uri?: string } } | undefined;
+  const parent = reply ? await subjectPost(tx, site, reply.parent?.uri, { missing: "ok" }) : undefined;
+  if (parent && "messageId" in parent) {
+    // an answer to a space's post becomes a reply in that room
+    const message = await messageOf(tx, parent.messageId);
+    if (!message) throw invalidRecord("The post this answers is gone.");
+    const id = await insertRoomReply(tx, viewer.id, message, {
+      text: String(record.text ?? ""),
+      facets: record.facets,
+      embed: record.embed,
+      createdAt: stored.createdAt,
+    });
+    const shown = messageRecord(
+      { text: String(record.text ?? ""), facets: record.facets, embed: record.embed, created_at: stored.createdAt },
+      record.reply as never,
+    );
+    return { action, uri: atUri(viewer.did, POST, spaceMessageKey(id)), cid: await recordCid(shown) };
+  }
+  const root = reply ? await subjectPost(tx, site, reply.root?.uri, { missing: "ok" }) : undefined;
+  const quoted = quotedUri(record.embed);
+  const quote = quoted ? await subjectPost(tx, site, quoted, { missing: "ok" }) : undefined;
+  await insertPost(tx, viewer.id, stored, {
+    text: String(record.text ?? ""),
+    facets: record.facets,
+    embed: record.embed,
+    pictureCount: media.pictures.length,
+    hasVideo: Boolean(media.video),
+    replyRootId: root && "postId" in root ? root.postId : undefined,
+    replyParentId: parent && "postId" in parent ? parent.postId : undefined,
+    quoteId: quote && "postId" in quote ? quote.postId : undefined,
+  });
+  return { action, uri: atUri(viewer.did, POST, stored.rkey), cid: stored.cid };
+}
+
+type Subject = { postId: number } | { messageId: number } | { missing: true };
+
+/**
+ * The post an at-uri names on this site: a post row, or a space's message (`s~` key). A like or repost
+ * needs it to be here; a reply or quote of something not here (gone, or elsewhere) keeps only its record.
+ */
+async function subjectPost(
+  tx: Tx,
+  site: NetworkSite,
+  uri: string | undefined,
+  options: { missing?: "ok" } = {},
+): Promise<{ postId: number } | { messageId: number }> {
+  const found = await findPost(tx, site, uri);
+  if ("missing" in found) {
+    if (options.missing === "ok") return found as never;
+    throw invalidRecord("The subject is not a post on this site.");
+  }
+  return found;
+}
+
+async function findPost(tx: Tx, site: NetworkSite, uri: string | undefined): Promise<Subject> {
+  const parts = parseRecordUri(uri, "subject.uri");
+  if (parts.collection !== POST) return { missing: true };
+  const author = await resolveActor(tx, parts.repo, site.handleDomain);
+  if (!author) return { missing: true };
+  const messageId = messageIdOfKey(parts.rkey);
+  if (messageId !== undefined) {
+    const message = await messageOf(tx, messageId);
+    return message && message.author_id === author.id ? { messageId } : { missing: true };
+  }
+  const postId = await postIdOf(tx, author.id, parts.rkey);
+  return postId === undefined ? { missing: true } : { postId };
+}
+
+/** A record may show only blobs its author uploaded here. */
+async function checkBlobs(tx: Tx, personId: string, blobs: BlobRefJson[]): Promise<Map<string, string>> {
+  const cids = blobs.map((b) => b.ref?.$link).filter((c): c is string => typeof c === "string");
+  const known = await uploadedBlobs(tx, personId, cids);
+  const missing = cids.find((c) => !known.has(c));
+  if (missing) throw invalidRecord(`Blob ${missing} was not uploaded by this member (com.atproto.repo.uploadBlob).`);
+  return known;
+}
+
+async function putProfile(tx: Tx, personId: string, record: Record<string, unknown>, cid: string, now: Date) {
+  const avatar = record.avatar as BlobRefJson | undefined;
+  const banner = record.banner as BlobRefJson | undefined;
+  const known = await checkBlobs(tx, personId, [avatar, banner].filter((b): b is BlobRefJson => Boolean(b)));
+  const picture = (b: BlobRefJson | undefined) => b ? { cid: b.ref.$link, mime: known.get(b.ref.$link)! } : undefined;
+  await saveProfile(tx, personId, {
+    displayName: typeof record.displayName === "string" ? record.displayName : "",
+    description: typeof record.description === "string" ? record.description : "",
+    avatar: picture(avatar),
+    banner: picture(banner),
+    record,
+    cid,
+    now,
+  });
+}
+
+/** Deleting the profile record leaves the site's profile with no display name, description or pictures. */
+async function clearProfile(tx: Tx, personId: string, now: Date) {
+  await saveProfile(tx, personId, { displayName: "", description: "", record: null, cid: null, now });
+}
+
+function validDate(value: unknown): Date | undefined {
+  const date = typeof value === "string" ? new Date(value) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
+
+/** A repository that was never written to has a head all the same, made from its DID alone. */
+async function initialHead(did: string): Promise<RepoHead> {
+  const rev = "2222222222222";
+  return { rev, cid: await recordCid({ did, version: 3, rev } as never) };
+}
+
+/** The head and counts for checkAccountStatus. */
+export async function repoStatus(ctx: FunctionContext, viewer: Viewer) {
+  const summary = await repoSummary(ctx.sql, viewer.id);
+  const initial = await initialHead(viewer.did);
+  return { rev: summary.rev ?? initial.rev, cid: summary.cid ?? initial.cid, records: summary.records, blobs: summary.blobs };
+}
+
