@@ -36,7 +36,7 @@ async function keyStillValid(
 }
 
 await runCli(async () => {
-  const config = readConfig();
+  const config = readConfig(Deno.env, { development: true });
   const data = dataDir();
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({
     dataDir: `${data}/pglite`,
@@ -74,6 +74,16 @@ await runCli(async () => {
   const community = await loadSiteCommunity(sql, config.siteDir, config);
   if (community) console.log(`  ${community}`);
 
+  const ctx = createContext({ ...config, databaseUrl }, { sql });
+  const jwtSecret = await ctx.secrets.get("jwt");
+  const people: DevState["people"] = {};
+  let maker = "";
+  for (const role of ROLES) {
+    const person = await ensurePerson(sql, `${role}@demo.sitewire.dev`, role as Role);
+    people[role] = { email: person.email, jwt: await mintPersonJwt(jwtSecret, person) };
+    if (role === "admin") maker = person.id;
+  }
+
   // keys are stored as hashes only, so the demo keys live in .data/dev.json and are re-created if lost
   const previous = await readDevState();
   const keys: Record<string, string> = {};
@@ -85,15 +95,12 @@ await runCli(async () => {
     const old = previous?.keys?.[label];
     keys[label] = await keyStillValid(sql, old, kind, gated)
       ? old!
-      : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated })).key;
+      : (await createKey(sql, { name: `demo ${label.replace("_", " ")} key`, kind, gated, createdBy: maker })).key;
   }
-  const ctx = createContext({ ...config, databaseUrl }, { sql });
-  const jwtSecret = await ctx.secrets.get("jwt");
-  const people: DevState["people"] = {};
-  for (const role of ROLES) {
-    const person = await ensurePerson(sql, `${role}@demo.sitewire.dev`, role as Role);
-    people[role] = { email: person.email, jwt: await mintPersonJwt(jwtSecret, person) };
-  }
+  // the demo administrator makes the demo keys, so their writes name a person (createdBy, updatedBy),
+  // kept ones made before that too
+  const hashes = await Promise.all(Object.values(keys).map((key) => hashKey(key)));
+  await sql`update public.api_keys set created_by = ${maker}::uuid where hash = any(${hashes}::text[]) and created_by is null`;
 
   // members who can sign a Bluesky app in at once: people.member, and a second one to talk to
   const network = await demoSignIn(sql, config, people.member.email, previous?.network?.app_password);
@@ -126,7 +133,7 @@ await runCli(async () => {
     sql,
     clock: ctx.clock,
     adapters: allWebhookAdapters(ctx),
-    allowPrivate: config.allowPrivateWebhookTargets ?? true, // the dev task is development
+    allowPrivate: config.allowPrivateWebhookTargets,
     listen: embedded ? false : undefined,
   });
   dispatcher.start();

@@ -17,8 +17,12 @@ export interface RuntimeConfig {
   jwksUrl?: string;
   supabaseUrl?: string;
   supabaseServiceRoleKey?: string;
-  /** Lets outbound webhooks reach loopback and private addresses (development and tests). */
-  allowPrivateWebhookTargets?: boolean;
+  /**
+   * Whether webhook targets may be loopback, private or link-local addresses: the one reading of
+   * ALLOW_PRIVATE_WEBHOOK_TARGETS, which every API's create and update check and the dispatcher use.
+   * Unset, development (`task dev`) allows them and a deployment refuses them.
+   */
+  allowPrivateWebhookTargets: boolean;
   /** the payment provider: Stripe when its secrets are set, else the local provider */
   payments?: PaymentConfig;
   /** Signs deliveries to a form document's own webhook (X-Form-Signature); generated when unset. */
@@ -35,7 +39,15 @@ export interface RuntimeConfig {
   networkHandleDomain?: string;
 }
 
-export function readConfig(env: { get(name: string): string | undefined } = Deno.env): RuntimeConfig {
+export interface ReadOptions {
+  /** `task dev` and the other local tasks: defaults suited to a developer's own machine */
+  development?: boolean;
+}
+
+export function readConfig(
+  env: { get(name: string): string | undefined } = Deno.env,
+  options: ReadOptions = {},
+): RuntimeConfig {
   const port = Number(env.get("PORT") ?? 8000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number`);
   const publicUrl = trimSlash(env.get("PUBLIC_URL") ?? `http://localhost:${port}`);
@@ -58,7 +70,9 @@ export function readConfig(env: { get(name: string): string | undefined } = Deno
     jwksUrl: env.get("JWKS_URL") ?? undefined,
     supabaseUrl: env.get("SUPABASE_URL") ?? undefined,
     supabaseServiceRoleKey: env.get("SUPABASE_SERVICE_ROLE_KEY") ?? undefined,
-    allowPrivateWebhookTargets: allow === undefined ? undefined : allow === "1" || allow === "true",
+    allowPrivateWebhookTargets: allow === undefined || allow.trim() === ""
+      ? options.development === true
+      : ["1", "true"].includes(allow.trim().toLowerCase()),
     payments: readPaymentConfig(env),
     formsWebhookSecret: env.get("FORMS_WEBHOOK_SECRET") ?? undefined,
     trustedProxies,

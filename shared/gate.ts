@@ -85,6 +85,60 @@ export async function admit(
   };
 }
 
+/**
+ * The window that will refuse first: the one exceeded, else the one with the fewest requests left (of
+ * two with as many left, the one that stays empty longer).
+ */
+export function tightestWindow(windows: WindowCount[], exceeded?: WindowCount): WindowCount {
+  return exceeded ??
+    windows.reduce((a, b) =>
+      b.remaining < a.remaining || (b.remaining === a.remaining && b.resetIn > a.resetIn) ? b : a
+    );
+}
+
+/** A window's name in the IETF fields: "second", "minute", "hour", "day", else its seconds. */
+function policyName(seconds: number): string {
+  return { 1: "second", 60: "minute", 3600: "hour", 86400: "day" }[seconds] ?? `${seconds}s`;
+}
+
+/**
+ * The IETF rate-limit fields (draft-ietf-httpapi-ratelimit-headers) naming every window:
+ * `RateLimit-Policy: "minute";q=6000;w=60, "second";q=300;w=1` and
+ * `RateLimit: "minute";r=5990;t=42, "second";r=299;t=1`.
+ */
+export function ietfRateLimitFields(windows: WindowCount[]): Record<string, string> {
+  return {
+    "RateLimit-Policy": windows.map((w) => `"${policyName(w.seconds)}";q=${w.limit};w=${w.seconds}`).join(", "),
+    "RateLimit": windows.map((w) => `"${policyName(w.seconds)}";r=${w.remaining};t=${w.resetIn}`).join(", "),
+  };
+}
+
+/**
+ * The rate-limit headers of an API that speaks X-RateLimit-*: Limit, Remaining and Reset all of one
+ * window, the one that will refuse first (tightestWindow); the IETF fields beside them naming every
+ * window; Retry-After once a window is exceeded.
+ */
+export function rateLimitHeaders(windows: WindowCount[], exceeded?: WindowCount): Record<string, string> {
+  const tightest = tightestWindow(windows, exceeded);
+  return {
+    "X-RateLimit-Limit": String(tightest.limit),
+    "X-RateLimit-Remaining": String(tightest.remaining),
+    "X-RateLimit-Reset": String(tightest.resetIn),
+    ...ietfRateLimitFields(windows),
+    ...(exceeded ? { "Retry-After": String(exceeded.resetIn) } : {}),
+  };
+}
+
+/** What each API's CORS exposes so a browser may read the headers above. */
+export const RATE_LIMIT_HEADER_NAMES = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit-Policy",
+  "RateLimit",
+  "Retry-After",
+];
+
 /** The presented key: `Authorization: Bearer <key>` or `?access_token=<key>`. */
 export function presentedToken(request: Request): string | undefined {
   const bearer = bearerToken(request);

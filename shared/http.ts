@@ -37,7 +37,16 @@ export interface CallerEnv {
   remoteAddr?: Deno.NetAddr;
   /** the caller's address as the entry decided it (callerAddress) */
   clientAddress?: string;
+  /** set when the entry could not hand the request on as it came: the app answers it in its own envelope */
+  refusal?: EntryRefusal;
 }
+
+/**
+ * Why a server entry handed an app a stand-in request instead of the caller's: a method no fetch Request
+ * can carry, or a failure of the entry itself. The app's `answerEntryRefusal` middleware turns it into
+ * that API's error.
+ */
+export type EntryRefusal = { kind: "method"; method: string } | { kind: "failure"; error: unknown };
 
 /**
  * The caller's address for per-address rate limits: the socket's peer, unless the deployment sits behind
@@ -85,20 +94,113 @@ export function clientAddress(c: Context): string {
  * edge runtime passes it) and, through the host's rewrites, at public paths. This strips the function
  * prefix so each app's routes are written once, relative to the function root.
  */
-export function stripFunctionPrefix(name: string, request: Request): Request {
-  const url = new URL(request.url);
+export function functionRootUrl(name: string, requestUrl: string): URL {
+  const url = new URL(requestUrl);
   for (const prefix of [`/functions/v1/${name}`, `/${name}`]) {
     if (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)) {
       url.pathname = url.pathname.slice(prefix.length) || "/";
-      return new Request(url, request);
+      break;
     }
   }
-  return request;
+  return url;
 }
 
-/** Reads a JSON body; undefined when the body is empty, a SyntaxError when it is not JSON. */
+/** Methods a server may receive but the Fetch spec forbids a Request to hold. */
+const UNCARRIED_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+/** The methods the Fetch spec writes in upper case whatever case they arrive in. */
+const NORMALIZED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
+
+/**
+ * The caller's request at another address, or undefined when its method cannot be carried. GET and HEAD
+ * (in any case) are rebuilt without a body: a server hands them an empty one, which a Request of those
+ * methods may not have.
+ */
+export function requestAt(url: URL, request: Request): Request | undefined {
+  const upper = request.method.toUpperCase();
+  if (UNCARRIED_METHODS.has(upper)) return undefined;
+  const method = NORMALIZED_METHODS.has(upper) ? upper : request.method;
+  if (method === "GET" || method === "HEAD") {
+    return new Request(url, { method, headers: request.headers, signal: request.signal, redirect: request.redirect });
+  }
+  // the constructor writes the method as fetch normalizes it
+  return new Request(url, request);
+}
+
+export type AppFetch = (request: Request, env: CallerEnv) => Response | Promise<Response>;
+
+/**
+ * How every server entry (the host, each function's deploy entry) hands a request to an app at `url`.
+ * A method the rewrite cannot carry, or a failure here, still reaches the app, as a stand-in GET whose
+ * env names the refusal, so the caller gets that API's 405 or 500 in its envelope instead of the
+ * runtime's bare 500.
+ */
+export async function handToApp(app: AppFetch, request: Request, url: URL, env: CallerEnv): Promise<Response> {
+  let refusal: EntryRefusal;
+  try {
+    const carried = requestAt(url, request);
+    if (carried) return await app(carried, env);
+    refusal = { kind: "method", method: request.method };
+  } catch (error) {
+    refusal = { kind: "failure", error };
+  }
+  try {
+    return await app(new Request(url, { method: "GET", headers: request.headers }), { ...env, refusal });
+  } catch (error) {
+    console.error("entry: the app failed to answer a refused request:", error);
+    return new Response(JSON.stringify({ error: "Internal server error." }), {
+      status: 500,
+      headers: { "content-type": "application/json", "access-control-allow-origin": "*" },
+    });
+  }
+}
+
+/** A failure of the server entry in front of an app: unknown to every envelope, so it leaves as its 500. */
+export class EntryFailure extends Error {
+  constructor(cause: unknown) {
+    super("The server entry failed to hand the request on.", { cause });
+  }
+}
+
+/**
+ * Each app's first middleware after its request id: answers an entry's refusal (handToApp) with the
+ * API's own 405 for a method it cannot carry, or its own 500 for the entry's failure.
+ */
+export function answerEntryRefusal(methodNotAllowed: (method: string) => Error): MiddlewareHandler {
+  return async (c, next) => {
+    const refusal = (c.env as CallerEnv | undefined)?.refusal;
+    if (refusal?.kind === "method") throw methodNotAllowed(refusal.method);
+    if (refusal?.kind === "failure") throw new EntryFailure(refusal.error);
+    await next();
+  };
+}
+
+/**
+ * The most a request body may hold, in every API (Contentful's 1 MB). File uploads (content uploads,
+ * form answer files) and analytics batches (PostHog's 20 MB) have bounds of their own.
+ */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/** A request body past its bound: each API's onError answers it as its own 413. */
+export class RequestTooLarge extends Error {
+  constructor(readonly limit = MAX_REQUEST_BODY_BYTES) {
+    super(`The request body is larger than ${limit / 1024 / 1024} MB.`);
+  }
+}
+
+/** A request's body as text, read no further than `limit` bytes (RequestTooLarge beyond). */
+export async function readBodyText(request: Request, limit = MAX_REQUEST_BODY_BYTES): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) throw new RequestTooLarge(limit);
+  const bytes = await readUpTo(request.body, limit);
+  if (!bytes) throw new RequestTooLarge(limit);
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Reads a JSON body; undefined when the body is empty, a SyntaxError when it is not JSON,
+ * RequestTooLarge past MAX_REQUEST_BODY_BYTES.
+ */
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
+  const text = await readBodyText(request);
   if (text.trim() === "") return undefined;
   return JSON.parse(text);
 }
@@ -114,7 +216,8 @@ export async function readJsonObject(
   let body: unknown;
   try {
     body = await readJsonBody(request);
-  } catch {
+  } catch (error) {
+    if (error instanceof RequestTooLarge) throw error;
     throw refuse("The body is not valid JSON.");
   }
   if (body === undefined) return {};

@@ -1,7 +1,7 @@
 // The local host: one HTTP server that serves every function at its own address (/functions/v1/<name>)
 // and at the site's public paths through the rewrite table.
 import type { FunctionContext } from "../shared/context.ts";
-import { callerEnv, type CallerEnv, stripFunctionPrefix } from "../shared/http.ts";
+import { callerEnv, type CallerEnv, functionRootUrl, handToApp } from "../shared/http.ts";
 import { createContentApp } from "../functions/content/app.ts";
 import { createSchedulingApp } from "../functions/scheduling-api/app.ts";
 import { createFormsApp } from "../functions/forms-api/app.ts";
@@ -38,7 +38,7 @@ async function forwardTo(functions: Record<string, Fetcher>, fn: string, request
   const target = rewrite(url.pathname, REWRITES);
   if (!target || target.fn !== fn || !functions[fn]) return undefined;
   url.pathname = target.path;
-  return await functions[fn](new Request(url, request), {});
+  return await handToApp(functions[fn], request, url, {});
 }
 
 export function createHostHandler(ctx: FunctionContext): Fetcher {
@@ -47,12 +47,12 @@ export function createHostHandler(ctx: FunctionContext): Fetcher {
     const url = new URL(request.url);
     const own = url.pathname.match(/^\/functions\/v1\/([^/]+)(?:\/|$)/);
     if (own && functions[own[1]]) {
-      return await functions[own[1]](stripFunctionPrefix(own[1], request), env);
+      return await handToApp(functions[own[1]], request, functionRootUrl(own[1], request.url), env);
     }
     const target = rewrite(url.pathname, REWRITES);
     if (target && functions[target.fn]) {
       url.pathname = target.path;
-      return await functions[target.fn](new Request(url, request), env);
+      return await handToApp(functions[target.fn], request, url, env);
     }
     return new Response(JSON.stringify({ error: "not found", path: url.pathname }), {
       status: 404,

@@ -2,7 +2,7 @@
 // key), and which stage and gating the caller reads. Sets the rate-limit headers on every answer.
 import type { MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { admit, presentedToken, type WindowCount } from "../../shared/gate.ts";
+import { admit, ietfRateLimitFields, presentedToken, type WindowCount } from "../../shared/gate.ts";
 import { clientAddress } from "../../shared/http.ts";
 import type { KeyKind } from "../../shared/keys.ts";
 import { deliveryIsPublic, moduleOn, type SiteSettings } from "../../shared/site.ts";
@@ -13,9 +13,6 @@ export const CONTENT_RATE_LIMITS = [
   { seconds: 3600, limit: 36_000 },
   { seconds: 1, limit: 78 },
 ];
-
-/** Contentful's request size limit: a body (a management write, a GraphQL request) is 1 MB at most. */
-export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
 export interface Access {
   stage: Stage;
@@ -39,6 +36,7 @@ function rateHeaders(windows: WindowCount[], exceeded?: WindowCount): Record<str
     "X-Contentful-RateLimit-Second-Limit": String(second.limit),
     "X-Contentful-RateLimit-Second-Remaining": String(second.remaining),
     "X-Contentful-RateLimit-Reset": String(exceeded ? exceeded.resetIn : 0),
+    ...ietfRateLimitFields(windows),
   };
   if (exceeded) headers["Retry-After"] = String(exceeded.resetIn);
   return headers;

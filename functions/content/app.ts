@@ -9,6 +9,7 @@
 //                                                     (routes/management.ts, management-uploads.ts)
 //   *    /spaces/:space/webhook_definitions           webhook definitions (routes/management-webhooks.ts)
 //   POST /sweep-uploads                               the daily sweep, service key (routes/management-uploads.ts)
+//   POST /sweep-image-cache                           cached transforms of gone files, service key (routes/media.ts)
 //   POST /webhooks/deliver                            content's due webhooks, service key; pg_net and pg_cron
 //                                                     call it on Supabase (webhook-adapter.ts)
 //   POST /repository/push                             due pushes to the content directory (cloud mode), service
@@ -19,13 +20,13 @@
 // Paths are relative to the function root: the host maps /api/content/* and /functions/v1/content/* here.
 import { Hono, type MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors, requestId } from "../../shared/http.ts";
+import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { unstorableParameter, unstorablePathSegment } from "../../shared/input-text.ts";
 import { contentAccess, type ContentEnv } from "./access.ts";
 import { badQuery, ContentError, contentErrorHandler, notFound } from "./envelope.ts";
 import { deliveryRoutes, spaceOf } from "./routes/delivery.ts";
 import { spaceLink } from "./domain/shape.ts";
-import { mediaHandler } from "./routes/media.ts";
+import { mediaHandler, sweepImageCacheHandler } from "./routes/media.ts";
 import { managementRoutes } from "./routes/management.ts";
 import { sweepHandler, uploadRoutes } from "./routes/management-uploads.ts";
 import { webhookDefinitionRoutes } from "./routes/management-webhooks.ts";
@@ -41,8 +42,14 @@ import { graphqlRoutes } from "./graphql/routes.ts";
 export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
   const app = new Hono<ContentEnv>({ strict: false });
   app.use("*", requestId("X-Contentful-Request-Id"));
-  // credentialed browsers need their origin echoed on analytics preflights: ahead of the open CORS below
-  app.use("/events/*", analyticsPreflight);
+  // the analytics routes answer in PostHog's envelope: they install their own (routes/analytics.ts)
+  const refusal = answerEntryRefusal((method) =>
+    new ContentError("BadRequest", `The method ${method} is not allowed on this resource.`)
+  );
+  app.use("*", (c, next) => c.req.path === "/events" || c.req.path.startsWith("/events/") ? next() : refusal(c, next));
+  // credentialed browsers of the site's own origins need theirs echoed on analytics preflights: ahead of
+  // the open CORS below
+  app.use("/events/*", analyticsPreflight(ctx));
   app.use(
     "*",
     openCors({
@@ -60,6 +67,9 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
         "X-Contentful-RateLimit-Second-Limit",
         "X-Contentful-RateLimit-Second-Remaining",
         "X-Contentful-RateLimit-Reset",
+        "RateLimit-Policy",
+        "RateLimit",
+        "Retry-After",
       ],
     }),
   );
@@ -79,6 +89,7 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
 
   app.get("/media/:space/:asset/:hash/:file", mediaHandler(ctx));
   app.post("/sweep-uploads", sweepHandler(ctx));
+  app.post("/sweep-image-cache", sweepImageCacheHandler(ctx));
   app.post(
     "/webhooks/deliver",
     webhookDeliveryHandler(

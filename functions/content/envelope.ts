@@ -2,6 +2,7 @@
 // Handlers throw ContentError; the app's onError turns anything thrown into this envelope.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { RequestTooLarge } from "../../shared/http.ts";
 
 export const DELIVERY_MEDIA_TYPE = "application/vnd.contentful.delivery.v1+json";
 export const MANAGEMENT_MEDIA_TYPE = "application/vnd.contentful.management.v1+json";
@@ -15,6 +16,7 @@ export type ContentErrorId =
   | "VersionMismatch"
   | "ValidationFailed"
   | "RateLimitExceeded"
+  | "PayloadTooLarge"
   | "BadRequest"
   | "ServerError";
 
@@ -27,6 +29,7 @@ const STATUS: Record<ContentErrorId, number> = {
   VersionMismatch: 409,
   ValidationFailed: 422,
   RateLimitExceeded: 429,
+  PayloadTooLarge: 413,
   BadRequest: 405,
   ServerError: 500,
 };
@@ -40,6 +43,7 @@ const DEFAULT_MESSAGE: Record<ContentErrorId, string> = {
   VersionMismatch: "The version you sent does not match the current version.",
   ValidationFailed: "Validation error",
   RateLimitExceeded: "You have exceeded the rate limit.",
+  PayloadTooLarge: "The request body is too large.",
   BadRequest: "This request is not allowed.",
   ServerError: "Internal server error.",
 };
@@ -87,6 +91,7 @@ export function contentErrorHandler(error: Error, c: Context): Response {
   const requestId = (c.get("requestId") as string | undefined) ?? "";
   let failure: ContentError;
   if (error instanceof ContentError) failure = error;
+  else if (error instanceof RequestTooLarge) failure = new ContentError("PayloadTooLarge", error.message);
   else if (error instanceof HTTPException && error.status < 500) {
     failure = new ContentError(error.status === 404 ? "NotFound" : "BadQuery", error.message || undefined);
   } else {

@@ -4,7 +4,7 @@
 // own routes need no key: they are limited per visitor address instead.
 import type { Context, MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { admit, presentedToken, type RateWindow, type WindowCount } from "../../shared/gate.ts";
+import { admit, presentedToken, rateLimitHeaders, type RateWindow } from "../../shared/gate.ts";
 import { clientAddress } from "../../shared/http.ts";
 import { moduleOn, type SiteSettings } from "../../shared/site.ts";
 import { FormsError } from "./envelope.ts";
@@ -29,18 +29,6 @@ export type FormsEnv = {
   Variables: { requestId: string; site: SiteSettings; caller: FormsCaller };
 };
 
-function rateHeaders(windows: WindowCount[], exceeded?: WindowCount): Record<string, string> {
-  // the tightest window is the one a client runs into first
-  const tightest = exceeded ?? windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
-  const headers: Record<string, string> = {
-    "X-RateLimit-Limit": String(tightest.limit),
-    "X-RateLimit-Remaining": String(tightest.remaining),
-    "X-RateLimit-Reset": String(tightest.resetIn),
-  };
-  if (exceeded) headers["Retry-After"] = String(exceeded.resetIn);
-  return headers;
-}
-
 function siteOpen(site: SiteSettings | null, headers: Record<string, string>): SiteSettings {
   if (!site) throw new FormsError("NOT_FOUND", "The site has not been imported yet.", undefined, headers);
   if (!moduleOn(site, "forms") || !moduleOn(site, "api")) {
@@ -64,7 +52,7 @@ async function admitted(
     windows,
     now: ctx.clock.now(),
   });
-  const headers = rateHeaders(admission.windows, admission.exceeded);
+  const headers = rateLimitHeaders(admission.windows, admission.exceeded);
   if (admission.exceeded) {
     throw new FormsError(
       "TOO_MANY_REQUESTS",
@@ -112,5 +100,6 @@ export function pageAccess(ctx: FunctionContext): MiddlewareHandler<FormsEnv> {
     const { admission, headers } = await admitted(ctx, c, "forms-page", undefined, PAGE_RATE_LIMITS);
     c.set("site", siteOpen(admission.site, headers));
     await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

@@ -20,7 +20,8 @@
 // /api/insights, /v1/*, /to/*, /form/* and /functions/v1/forms-api/* here.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors, requestId } from "../../shared/http.ts";
+import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
+import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { formsAccess, type FormsEnv, pageAccess } from "./access.ts";
 import { FormsError, formsErrorHandler, notFound } from "./envelope.ts";
 import { refuseUnstorable } from "./request.ts";
@@ -38,15 +39,13 @@ export function createFormsApp(ctx: FunctionContext): Hono<FormsEnv> {
   app.use("*", requestId("X-Request-Id"));
   app.use(
     "*",
+    answerEntryRefusal((method) => new FormsError("METHOD_NOT_ALLOWED", `The method ${method} is not allowed.`)),
+  );
+  app.use(
+    "*",
     openCors({
       allowHeaders: ["X-File-Name"],
-      exposeHeaders: [
-        "X-Request-Id",
-        "X-RateLimit-Limit",
-        "X-RateLimit-Remaining",
-        "X-RateLimit-Reset",
-        "Retry-After",
-      ],
+      exposeHeaders: ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES],
     }),
   );
   app.onError(formsErrorHandler);

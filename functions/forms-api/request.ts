@@ -3,7 +3,7 @@
 // whose segments Postgres could store too (nothing can be named otherwise). The checks are shared/input-text.ts'; the refusals
 // are in the forms envelope.
 import type { MiddlewareHandler } from "hono";
-import { readJsonBody } from "../../shared/http.ts";
+import { readJsonBody, RequestTooLarge } from "../../shared/http.ts";
 import {
   type JsonProblem,
   jsonProblem,
@@ -42,7 +42,8 @@ export async function readBody(
   let body: unknown;
   try {
     body = await readJsonBody(request);
-  } catch {
+  } catch (error) {
+    if (error instanceof RequestTooLarge) throw error;
     throw invalid("The body is not valid JSON.", "body", "body");
   }
   const problem = jsonProblem(body);

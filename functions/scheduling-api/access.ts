@@ -7,12 +7,12 @@
 //   another key kind    403; no or a revoked or unknown credential 401
 import type { Context, MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { admit, presentedToken, type WindowCount } from "../../shared/gate.ts";
+import { admit, presentedToken, rateLimitHeaders } from "../../shared/gate.ts";
 import { clientAddress } from "../../shared/http.ts";
 import { verifyPersonToken } from "../../shared/people.ts";
 import { moduleOn, type SiteSettings } from "../../shared/site.ts";
 import type { Tier } from "./domain/event-types.ts";
-import { SchedulingError } from "./envelope.ts";
+import { SchedulingError, SessionsOff } from "./envelope.ts";
 import { personById } from "./store/people.ts";
 
 // per key (or per address without one), generous for servers that book on their users' behalf
@@ -42,17 +42,6 @@ export type Caller =
 export type SchedulingEnv = {
   Variables: { requestId: string; site: SiteSettings; caller: Caller };
 };
-
-function rateHeaders(windows: WindowCount[], exceeded?: WindowCount): Record<string, string> {
-  const [minute] = windows;
-  const headers: Record<string, string> = {
-    "X-RateLimit-Limit": String(minute.limit),
-    "X-RateLimit-Remaining": String(Math.min(...windows.map((w) => w.remaining))),
-    "X-RateLimit-Reset": String(exceeded ? exceeded.resetIn : minute.resetIn),
-  };
-  if (exceeded) headers["Retry-After"] = String(exceeded.resetIn);
-  return headers;
-}
 
 const JWT_SHAPE = /^ey[\w-]+\.[\w-]+\.[\w-]*$/;
 
@@ -92,7 +81,7 @@ export function schedulingAccess(
       windows: SCHEDULING_RATE_LIMITS,
       now: ctx.clock.now(),
     });
-    const headers = rateHeaders(admission.windows, admission.exceeded);
+    const headers = rateLimitHeaders(admission.windows, admission.exceeded);
     const fail = (
       code: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR",
       message: string,
@@ -100,9 +89,7 @@ export function schedulingAccess(
     if (admission.exceeded) throw fail("TOO_MANY_REQUESTS", "Too many requests. Try again later.");
     const site = admission.site;
     if (!site) throw fail("INTERNAL_SERVER_ERROR", "The site has not been imported yet.");
-    if (!moduleOn(site, "sessions")) {
-      throw fail("NOT_FOUND", "Sessions are switched off for this site.");
-    }
+    if (!moduleOn(site, "sessions")) throw new SessionsOff(headers);
     if (!options.pageOnly && !moduleOn(site, "api")) {
       throw fail("NOT_FOUND", "The scheduling API is switched off for this site.");
     }

@@ -23,10 +23,11 @@
 // here (and /book/* for the page). cal-api-version is accepted on every route and never required.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors, requestId } from "../../shared/http.ts";
+import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
+import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { schedulingAccess, type SchedulingEnv } from "./access.ts";
 import { methodNotAllowed, notFound, SchedulingError, schedulingErrorHandler } from "./envelope.ts";
-import { bookerRoutes } from "./routes/booker.ts";
+import { bookErrorHandler, bookerRoutes } from "./routes/booker.ts";
 import { bookingRoutes } from "./routes/bookings.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { refuseUnstorableText } from "./routes/common.ts";
@@ -42,17 +43,12 @@ import { sweepHandler } from "./routes/sweep.ts";
 export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
   const app = new Hono<SchedulingEnv>({ strict: false });
   app.use("*", requestId("X-Request-Id"));
+  app.use("*", answerEntryRefusal((method) => methodNotAllowed(`The method ${method} is not allowed.`)));
   app.use(
     "*",
     openCors({
       allowHeaders: ["cal-api-version", "vendor-api-version", "x-cal-client-id", "x-cal-secret-key"],
-      exposeHeaders: [
-        "X-Request-Id",
-        "X-RateLimit-Limit",
-        "X-RateLimit-Remaining",
-        "X-RateLimit-Reset",
-        "Retry-After",
-      ],
+      exposeHeaders: ["X-Request-Id", ...RATE_LIMIT_HEADER_NAMES],
     }),
   );
   app.onError(schedulingErrorHandler);
@@ -71,6 +67,10 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
   bookerRoutes(ctx, book);
   book.post("/:slug/checkout", payments.checkout);
   book.get("/:slug/payments/:id", payments.status);
+  book.all("*", () => {
+    throw notFound("Route");
+  });
+  book.onError(bookErrorHandler);
   app.route("/book", book);
 
   // signed senders: the signature is the credential (an external scheduler; the payment provider).

@@ -3,6 +3,7 @@
 // onError turns anything thrown into this envelope, so no stack trace or plain-text error leaves.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { RequestTooLarge } from "../../shared/http.ts";
 
 export type SchedulingErrorCode =
   | "BAD_REQUEST"
@@ -12,6 +13,7 @@ export type SchedulingErrorCode =
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "CONFLICT"
+  | "PAYLOAD_TOO_LARGE"
   | "TOO_MANY_REQUESTS"
   | "INTERNAL_SERVER_ERROR"
   | "BAD_GATEWAY"
@@ -25,6 +27,7 @@ const STATUS: Record<SchedulingErrorCode, number> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
   BAD_GATEWAY: 502,
@@ -44,6 +47,13 @@ export class SchedulingError extends Error {
   ) {
     super(message);
     this.status = STATUS[code];
+  }
+}
+
+/** The sessions module is off: every /book address and the API are 404 (the pages answer theirs in HTML). */
+export class SessionsOff extends SchedulingError {
+  constructor(headers: Record<string, string> = {}) {
+    super("NOT_FOUND", "Sessions are switched off for this site.", undefined, headers);
   }
 }
 
@@ -101,6 +111,7 @@ export function schedulingErrorHandler(error: Error, c: Context): Response {
   const requestId = (c.get("requestId") as string | undefined) ?? "";
   let failure: SchedulingError;
   if (error instanceof SchedulingError) failure = error;
+  else if (error instanceof RequestTooLarge) failure = new SchedulingError("PAYLOAD_TOO_LARGE", error.message);
   else if (error instanceof SyntaxError) failure = badRequest("The body is not valid JSON.");
   else if (error instanceof HTTPException && error.status < 500) {
     failure = new SchedulingError(

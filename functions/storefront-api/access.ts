@@ -4,7 +4,7 @@
 // visitor's browser shares it, so one visitor must not spend another's allowance). One round trip.
 import type { MiddlewareHandler } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { admit } from "../../shared/gate.ts";
+import { admit, rateLimitHeaders } from "../../shared/gate.ts";
 import { bearerToken, clientAddress } from "../../shared/http.ts";
 import { moduleOn, type SiteSettings } from "../../shared/site.ts";
 import { StoreError } from "./envelope.ts";
@@ -47,15 +47,13 @@ export function storeAccess(ctx: FunctionContext, options: { keyed: boolean }): 
       windows: options.keyed ? STORE_RATE_LIMITS : PUBLIC_RATE_LIMITS,
       now: ctx.clock.now(),
     });
-    if (admission.exceeded) {
-      throw new StoreError(429, "Throttled", "THROTTLED", {
-        "Retry-After": String(admission.exceeded.resetIn),
-      });
-    }
+    // the headers go on every answer, refusals too
+    const headers = rateLimitHeaders(admission.windows, admission.exceeded);
+    if (admission.exceeded) throw new StoreError(429, "Throttled", "THROTTLED", headers);
     const site = admission.site;
-    if (!site) throw new StoreError(503, "The site has not been imported yet.", "UNAVAILABLE");
+    if (!site) throw new StoreError(503, "The site has not been imported yet.", "UNAVAILABLE", headers);
     if (!moduleOn(site, "store") || !moduleOn(site, "api")) {
-      throw new StoreError(404, "Not Found", "NOT_FOUND");
+      throw new StoreError(404, "Not Found", "NOT_FOUND", headers);
     }
     if (options.keyed) {
       if (!token || admission.unknownKey || admission.key?.revoked) {
@@ -63,6 +61,7 @@ export function storeAccess(ctx: FunctionContext, options: { keyed: boolean }): 
           401,
           "[API] Invalid API key or access token (unrecognized login or wrong password)",
           "UNAUTHORIZED",
+          headers,
         );
       }
       if (admission.key?.kind !== "storefront") {
@@ -70,11 +69,13 @@ export function storeAccess(ctx: FunctionContext, options: { keyed: boolean }): 
           403,
           `A ${admission.key?.kind} key cannot use the Storefront API.`,
           "ACCESS_DENIED",
+          headers,
         );
       }
     }
     c.set("site", site);
     c.set("keyId", admission.key?.id ?? null);
     await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

@@ -16,9 +16,10 @@
 // /cart*, /app and /functions/v1/storefront-api/* here.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors, requestId } from "../../shared/http.ts";
+import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
+import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { storeAccess, type StoreEnv } from "./access.ts";
-import { notFound, storeErrorHandler } from "./envelope.ts";
+import { notFound, StoreError, storeErrorHandler } from "./envelope.ts";
 import { handoffHandler } from "./routes/carts.ts";
 import { checkoutHandler, paymentWebhookHandler } from "./routes/checkout.ts";
 import { graphqlHandler } from "./routes/graphql.ts";
@@ -38,6 +39,10 @@ export function createStorefrontApp(ctx: FunctionContext, options: StoreAppOptio
   app.use("*", requestId("X-Request-ID"));
   app.use(
     "*",
+    answerEntryRefusal((method) => new StoreError(405, `The method ${method} is not allowed.`, "METHOD_NOT_ALLOWED")),
+  );
+  app.use(
+    "*",
     openCors({
       allowHeaders: [
         "Accept",
@@ -50,7 +55,7 @@ export function createStorefrontApp(ctx: FunctionContext, options: StoreAppOptio
         "X-SDK-Variant-Source",
         "Stripe-Signature",
       ],
-      exposeHeaders: ["X-Request-ID", "Retry-After"],
+      exposeHeaders: ["X-Request-ID", ...RATE_LIMIT_HEADER_NAMES],
     }),
   );
   app.onError(storeErrorHandler);

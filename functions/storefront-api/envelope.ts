@@ -3,7 +3,7 @@
 // this shape, so no client ever sees a stack trace or a plain-text error.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { readUpTo } from "../../shared/http.ts";
+import { MAX_REQUEST_BODY_BYTES, readBodyText, RequestTooLarge } from "../../shared/http.ts";
 import { unstorablePath } from "./domain/input.ts";
 
 export class StoreError extends Error {
@@ -29,17 +29,19 @@ export function errorBody(error: StoreError) {
   };
 }
 
-/** The most a request body may hold (a GraphQL request with its variables, a bag, an event). */
-export const MAX_BODY_BYTES = 1_000_000;
+/** The most a request body may hold (a GraphQL request with its variables, a bag, an event): every API's. */
+export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
 export const tooLarge = () =>
-  new StoreError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`, "PAYLOAD_TOO_LARGE");
+  new StoreError(413, `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`, "PAYLOAD_TOO_LARGE");
 
 /** A request's body as text, read no further than MAX_BODY_BYTES (a 413 beyond). */
 export async function bodyText(request: Request): Promise<string> {
-  const bytes = await readUpTo(request.body, MAX_BODY_BYTES);
-  if (!bytes) throw tooLarge();
-  return new TextDecoder().decode(bytes);
+  try {
+    return await readBodyText(request);
+  } catch (error) {
+    throw error instanceof RequestTooLarge ? tooLarge() : error;
+  }
 }
 
 /** Refuses a parsed JSON value holding a string Postgres cannot keep (domain/input.ts) as the store's 400. */

@@ -3,12 +3,12 @@
 // host in front applies the rewrite table (web/rewrites.ts) and so finds each function.
 import { createContext } from "../../shared/context.ts";
 import { readConfig } from "../../shared/config.ts";
-import { callerEnv, stripFunctionPrefix } from "../../shared/http.ts";
+import { callerEnv, functionRootUrl, handToApp } from "../../shared/http.ts";
 import { createStorefrontApp } from "./app.ts";
 import { forwardOverHttp } from "./routes/pass-through.ts";
 
 const config = readConfig();
 const app = createStorefrontApp(createContext(config), { forward: forwardOverHttp(config.publicUrl) });
 Deno.serve((request, info) =>
-  app.fetch(stripFunctionPrefix("storefront-api", request), callerEnv(request, info, config))
+  handToApp(app.fetch, request, functionRootUrl("storefront-api", request.url), callerEnv(request, info, config))
 );

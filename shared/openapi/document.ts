@@ -2,7 +2,12 @@
 // name, space, addresses, module switches, content types and locales. The document is the sum of its
 // sections (sections/index.ts); each contributes tags, paths and components, gated by module switches.
 import { typeSchemaNames } from "./schemas.ts";
-import { DEFAULT_SECTIONS } from "./sections/index.ts";
+import { DEFAULT_SECTIONS, SERVED_SECTIONS } from "./sections/index.ts";
+import { formsSection } from "./sections/forms.ts";
+import { networkSection } from "./sections/network.ts";
+import { schedulingSection } from "./sections/scheduling.ts";
+import { storeSection } from "./sections/store.ts";
+import { supportSection } from "./sections/support.ts";
 import type {
   Components,
   HttpMethod,
@@ -16,7 +21,7 @@ import type {
 } from "./types.ts";
 
 export type * from "./types.ts";
-export { DEFAULT_SECTIONS };
+export { DEFAULT_SECTIONS, SERVED_SECTIONS };
 
 export class OpenApiBuildError extends Error {}
 
@@ -61,7 +66,7 @@ export function buildOpenApiDocument(
     info: {
       title: `${input.site.name} API`,
       version: "1",
-      description: infoDescription(input),
+      description: infoDescription(input, sections),
     },
     servers: [
       { url: trimSlash(input.publicUrl), description: "The site's public address." },
@@ -155,16 +160,19 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
-/** One line per module-gated API for the document's introduction, with the modules it needs. */
-const OTHER_APIS: [ModuleName[], string][] = [
-  [["forms"], "**Forms API** (Typeform-compatible) at /api/forms, under a forms key."],
-  [["sessions"], "**Scheduling API** (Cal.com API v2-compatible) at /api/scheduling/v2, under a scheduling key or a person's JWT."],
-  [["store", "api"], "**Store API** (Shopify Storefront-compatible GraphQL) at /api/<version>/graphql.json, under a storefront key."],
-  [["support"], "**Support API** (Chatwoot-compatible) at /api/desk, for visitors (no key) and the desk (a support key)."],
-  [["network"], "**Network API** (AT Protocol): XRPC at /xrpc, for members' apps signed in with an app password."],
+/**
+ * One line per module-gated API for the document's introduction: its section (a line is written only when
+ * the document has that section) and the modules it needs.
+ */
+const OTHER_APIS: [OpenApiSection, ModuleName[], string][] = [
+  [formsSection, ["forms"], "**Forms API** (Typeform-compatible) at /api/forms, under a forms key."],
+  [schedulingSection, ["sessions"], "**Scheduling API** (Cal.com API v2-compatible) at /api/scheduling/v2, under a scheduling key or a person's JWT."],
+  [storeSection, ["store", "api"], "**Store API** (Shopify Storefront-compatible GraphQL) at /api/<version>/graphql.json (such as /api/2024-10/graphql.json), under a storefront key."],
+  [supportSection, ["support"], "**Support API** (Chatwoot-compatible) at /api/desk, for visitors (no key) and the desk (a support key)."],
+  [networkSection, ["network"], "**Network API** (AT Protocol): XRPC at /xrpc, for members' apps signed in with an app password."],
 ];
 
-function infoDescription(input: OpenApiInput): string {
+function infoDescription(input: OpenApiInput, sections: readonly OpenApiSection[]): string {
   const open = input.api?.public ?? true;
   return [
     `The HTTP APIs of ${input.site.name}, compatible with the clients of well-known services.`,
@@ -175,7 +183,9 @@ function infoDescription(input: OpenApiInput): string {
     "A preview key also sees drafts. Reads accept GET, HEAD and OPTIONS; CORS is open. Answers carry an ETag; " +
     "If-None-Match with it gives 304. Errors are { sys: { type: Error, id }, message, details?, requestId }.",
     "",
-    ...OTHER_APIS.filter(([modules]) => modules.every((m) => input.modules[m] === true)).map(([, text]) => `${text}\n`),
+    ...OTHER_APIS.filter(([section, modules]) =>
+      sections.includes(section) && modules.every((m) => input.modules[m] === true)
+    ).map(([, , text]) => `${text}\n`),
     "**Analytics API** (PostHog-compatible): /api/events takes events and answers feature flags for the site's " +
     "analytics token.",
     "",

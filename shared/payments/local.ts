@@ -4,6 +4,7 @@
 // with Stripe's scheme to the session's notifyUrl, and sends the buyer to successUrl. A session visited
 // after it expired posts `checkout.session.expired` once instead.
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db.ts";
 import { escapeHtml } from "../html.ts";
@@ -11,6 +12,7 @@ import { randomBase62 } from "../ids.ts";
 import { isEmailAddress } from "../email.ts";
 import { storableText } from "../input-text.ts";
 import type { Secrets } from "../secrets.ts";
+import { answerEntryRefusal } from "../http.ts";
 import { formatMinorUnits } from "./money.ts";
 import { checkoutSessionState, parseEvent, signPayload, verifySignature } from "./signature.ts";
 import {
@@ -151,6 +153,7 @@ function sessionObject(row: SessionRow, fields: { email: string | null; country:
 /** The local checkout pages. The host mounts them at /pay/local/. */
 export function localCheckoutApp(deps: LocalDeps): Hono {
   const app = new Hono({ strict: false });
+  app.use("*", answerEntryRefusal((method) => new HTTPException(405, { message: `The method ${method} is not allowed.` })));
   const doFetch = deps.fetch ?? fetch;
 
   const load = async (id: string) => {

@@ -48,6 +48,16 @@ export function literalPrivateTarget(url: string): string | undefined {
   return range ? `url points at a ${range} address (${host}), which deliveries may not reach` : undefined;
 }
 
+/**
+ * The create and update check of every API's webhook target (content definitions, form webhooks,
+ * scheduling subscriptions): the shape, then, unless the configuration allows private targets
+ * (RuntimeConfig.allowPrivateWebhookTargets, the same value the dispatcher reads), a literal loopback,
+ * private or otherwise non-public host. Names are judged at send time, when they are resolved.
+ */
+export function webhookTargetProblem(url: string, allowPrivate: boolean): string | undefined {
+  return webhookUrlProblem(url) ?? (allowPrivate ? undefined : literalPrivateTarget(url));
+}
+
 /** Create-time shape check: http(s), a host, no user:password. */
 export function isValidWebhookUrl(url: string): boolean {
   return webhookUrlProblem(url) === undefined;
@@ -73,11 +83,11 @@ export async function checkOutboundUrl(url: string, options: CheckOptions = {}):
   } else {
     try {
       addresses = await (options.resolve ?? resolveHost)(host);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return { ok: false, reason: `cannot resolve ${host}: ${why}`, transient: true };
+    } catch {
+      // the resolver's own text names its internals (resolv.conf, the runtime): say what is wrong instead
+      return { ok: false, reason: `the host ${host} does not resolve`, transient: true };
     }
-    if (!addresses.length) return { ok: false, reason: `cannot resolve ${host}`, transient: true };
+    if (!addresses.length) return { ok: false, reason: `the host ${host} does not resolve`, transient: true };
   }
   for (const address of addresses) {
     const range = blockedRange(address);

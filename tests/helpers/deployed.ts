@@ -4,7 +4,7 @@
 import { readConfig } from "../../shared/config.ts";
 import { createContext, type FunctionContext } from "../../shared/context.ts";
 import { createKey, type KeyKind } from "../../shared/keys.ts";
-import { stripFunctionPrefix } from "../../shared/http.ts";
+import { functionRootUrl, handToApp } from "../../shared/http.ts";
 import { testDatabaseUrl, testSql } from "./db.ts";
 
 const PUBLIC_URL = "https://site.example";
@@ -20,8 +20,10 @@ export function atFunctionAddress(
   fn: string,
   app: { request(request: Request, init?: RequestInit, env?: object): Response | Promise<Response> },
 ) {
-  return (path: string, init: RequestInit = {}) =>
-    app.request(stripFunctionPrefix(fn, new Request(`${PUBLIC_URL}/functions/v1/${fn}${path}`, init)), undefined, {});
+  return (path: string, init: RequestInit = {}) => {
+    const request = new Request(`${PUBLIC_URL}/functions/v1/${fn}${path}`, init);
+    return handToApp((r, env) => app.request(r, undefined, env), request, functionRootUrl(fn, request.url), {});
+  };
 }
 
 export async function freshKey(ctx: FunctionContext, kind: KeyKind): Promise<string> {

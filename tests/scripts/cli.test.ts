@@ -39,6 +39,16 @@ test("deno task key prints a new key as its last line and stores only its hash",
   assert.equal(leak, undefined, "the key itself is never stored");
 });
 
+test("deno task key --by names the person who makes the key (created if absent)", async () => {
+  const email = `maker.${Date.now()}@example.org`;
+  const { code, stdout } = await run("key.ts", ["management", "--by", email]);
+  assert.equal(code, 0);
+  const key = stdout.split("\n").pop()!;
+  const [row] = await testSql()<{ email: string }[]>`
+    select u.email from public.api_keys k join auth.users u on u.id = k.created_by where k.hash = ${await hashKey(key)}`;
+  assert.equal(row?.email, email);
+});
+
 test("deno task token prints a JWT for the person, creating them with the role", async () => {
   const email = `cli.${Date.now()}@example.org`;
   const { code, stdout } = await run("token.ts", [email, "--role", "support"], {

@@ -136,6 +136,8 @@ test("pg_cron: the delivery minute (only while rows are due) and the 04:50 sweep
     const jobs = await tx<{ jobname: string; schedule: string; command: string }[]>`
       select jobname, schedule, command from cron.job order by jobname`;
     assert.deepEqual(jobs.map((j) => [j.jobname, j.schedule]), [
+      ["sitewire-sweep-image-cache", "40 4 * * *"],
+      ["sitewire-sweep-rate-limits", "*/10 * * * *"],
       ["sitewire-sweep-uploads", "50 4 * * *"],
       ["sitewire-webhook-delivery", "* * * * *"],
     ]);
@@ -155,6 +157,15 @@ test("pg_cron: the delivery minute (only while rows are due) and the 04:50 sweep
     assert.equal(sent.at(-1)!.url, "https://project.example/functions/v1/content/webhooks/deliver");
     await tx.unsafe(jobs.find((j) => j.jobname === "sitewire-sweep-uploads")!.command);
     assert.equal((await requests()).at(-1)!.url, "https://project.example/functions/v1/content/sweep-uploads");
+    await tx.unsafe(jobs.find((j) => j.jobname === "sitewire-sweep-image-cache")!.command);
+    assert.equal((await requests()).at(-1)!.url, "https://project.example/functions/v1/content/sweep-image-cache");
+
+    // the rate-limit job runs in the database itself: windows long over go, a live one stays
+    await tx`insert into public.rate_limit_counters (bucket, window_start, window_seconds, hits) values
+      ('cron-test:old', now() - interval '2 hours', 60, 5), ('cron-test:live', date_trunc('minute', now()), 60, 5)`;
+    await tx.unsafe(jobs.find((j) => j.jobname === "sitewire-sweep-rate-limits")!.command);
+    const left = await tx<{ bucket: string }[]>`select bucket from public.rate_limit_counters where bucket like 'cron-test:%'`;
+    assert.deepEqual(left.map((r) => r.bucket), ["cron-test:live"]);
   }));
 
 test("readers can neither run the calls nor read their secrets", () =>

@@ -53,7 +53,8 @@ async function collect(stream: ReadableStream<Uint8Array>, limit: number): Promi
   return bytes;
 }
 
-const tooLarge = () => invalidPayload("Malformed request data: the request is larger than 20 MB.");
+const tooLarge = () =>
+  new AnalyticsError(413, "invalid_request", "request_too_large", "The request is larger than 20 MB, once decompressed.");
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -76,8 +77,9 @@ async function decode(raw: Uint8Array | string, compression: string, limit: numb
   }
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw invalidPayload(`Malformed request data: Invalid JSON: ${(error as Error).message}`);
+  } catch {
+    // the parser's own message quotes the runtime, not the client's mistake
+    throw invalidPayload("Malformed request data: Invalid JSON: the data is not a complete JSON value.");
   }
 }
 
@@ -87,7 +89,7 @@ async function gunzip(bytes: Uint8Array, limit: number): Promise<Uint8Array> {
     return await collect(stream, limit);
   } catch (error) {
     if (error instanceof AnalyticsError) throw error;
-    throw invalidPayload(`Malformed request data: Failed to decompress data. ${(error as Error).message}`);
+    throw invalidPayload("Malformed request data: Failed to decompress data: it is not valid gzip.");
   }
 }
 

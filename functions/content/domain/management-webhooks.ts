@@ -3,9 +3,18 @@
 // Secret header values are kept for deliveries and never read back: a read shows { key, secret: true }.
 import type { Sql } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
-import { literalPrivateTarget, webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
+import { webhookTargetProblem } from "../../../shared/webhooks/url-guard.ts";
 import { ContentError, notFound } from "../envelope.ts";
-import { type DefinitionInput, type DefinitionRow, deleteWebhookDefinition, insertWebhookDefinition, invalidTopics, replaceWebhookDefinition, webhookDefinition } from "../store/webhook-definitions.ts";
+import {
+  type DefinitionInput,
+  type DefinitionRow,
+  deleteWebhookDefinition,
+  insertWebhookDefinition,
+  invalidTopics,
+  replaceWebhookDefinition,
+  validRegexp,
+  webhookDefinition,
+} from "../store/webhook-definitions.ts";
 import { type ManagementActor, managementTransaction } from "../store/management.ts";
 import { spaceLink } from "./shape.ts";
 import { checkVersion, type FieldProblem, validationFailed } from "./management-rules.ts";
@@ -31,7 +40,7 @@ export function shapeDefinition(row: DefinitionRow, space: string) {
       ...row.headers.map((h) => ({ key: h.key, value: h.value })),
       ...row.secretHeaders.map((h) => ({ key: h.key, secret: true })),
     ],
-    filters: [],
+    filters: row.filters,
     active: row.active,
     source: row.source,
   };
@@ -51,7 +60,7 @@ const isMap = (value: unknown): value is Record<string, unknown> =>
 export async function readDefinition(
   sql: Sql,
   body: unknown,
-  options: { stored?: DefinitionRow; allowPrivate?: boolean } = {},
+  options: { stored?: DefinitionRow; allowPrivate: boolean },
 ): Promise<DefinitionInput> {
   const { stored } = options;
   if (!isMap(body)) throw new ContentError("BadQuery", "The body must be a JSON object { name, url, topics, headers?, active? }.");
@@ -60,11 +69,7 @@ export async function readDefinition(
   if (typeof name !== "string" || !name.trim() || name.length > 255) {
     problems.push({ name: "invalid", path: ["name"], details: "name is required (at most 255 characters)", value: name });
   }
-  // a literal loopback or private address (or localhost) would fail every delivery: say so now, unless
-  // the site lets deliveries reach such addresses; names are judged when a delivery resolves them
-  const urlProblem = typeof url !== "string"
-    ? "url is required"
-    : webhookUrlProblem(url) ?? (options.allowPrivate ? undefined : literalPrivateTarget(url));
+  const urlProblem = typeof url !== "string" ? "url is required" : webhookTargetProblem(url, options.allowPrivate);
   if (urlProblem) problems.push({ name: "invalid", path: ["url"], details: urlProblem, value: url });
   let topicList: string[] = [];
   if (!Array.isArray(topics) || !topics.length || !topics.every((t) => typeof t === "string")) {
@@ -104,8 +109,10 @@ export async function readDefinition(
     }
     (secret ? hidden : shown).push({ key, value });
   }
+  const filterList = await readFilters(sql, body.filters, problems);
   if (problems.length) throw validationFailed(problems);
   return {
+    filters: filterList,
     name: (name as string).trim(),
     url: url as string,
     topics: topicList,
@@ -113,6 +120,54 @@ export async function readDefinition(
     secretHeaders: hidden,
     active: (active as boolean | undefined) ?? true,
   };
+}
+
+/** The record paths a filter may test (Contentful's, for entries and assets). */
+export const FILTER_PATHS = ["sys.id", "sys.contentType.sys.id", "sys.environment.sys.id", "sys.createdBy.sys.id"];
+const FILTER_SHAPE =
+  'a filter is { equals: [{ doc }, "value"] }, { in: [{ doc }, ["value", ...]] }, { regexp: [{ doc }, { pattern }] } ' +
+  "or { not: <one of those> }";
+
+/**
+ * Contentful's `filters` (absent or null: none), each checked so that the outbox trigger, which evaluates
+ * them for every change (migration 20261125190200), only meets shapes it knows. Problems go to `problems`.
+ */
+async function readFilters(sql: Sql, value: unknown, problems: FieldProblem[]): Promise<unknown[]> {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > 20) {
+    problems.push({ name: "invalid", path: ["filters"], details: "filters is a list of at most 20 filters" });
+    return [];
+  }
+  const checked: unknown[] = [];
+  for (const [i, filter] of value.entries()) {
+    const why = await filterProblem(sql, filter, true);
+    if (why) problems.push({ name: "invalid", path: ["filters", i], details: why, value: filter });
+    else checked.push(filter);
+  }
+  return checked;
+}
+
+async function filterProblem(sql: Sql, filter: unknown, mayNegate: boolean): Promise<string | undefined> {
+  if (!isMap(filter) || Object.keys(filter).length !== 1) return FILTER_SHAPE;
+  const [kind] = Object.keys(filter);
+  const operands = filter[kind];
+  if (kind === "not") return mayNegate ? await filterProblem(sql, operands, false) : "a not filter holds one of equals, in or regexp";
+  if (!["equals", "in", "regexp"].includes(kind) || !Array.isArray(operands) || operands.length !== 2) return FILTER_SHAPE;
+  const [doc, operand] = operands;
+  if (!isMap(doc) || Object.keys(doc).length !== 1 || !FILTER_PATHS.includes(doc.doc as string)) {
+    return `a filter's doc is one of ${FILTER_PATHS.join(", ")}`;
+  }
+  const text = (v: unknown) => typeof v === "string" && v.length <= 500;
+  if (kind === "equals" && !text(operand)) return "equals compares with a string";
+  if (kind === "in" && !(Array.isArray(operand) && operand.length > 0 && operand.length <= 100 && operand.every(text))) {
+    return "in takes a list of 1 to 100 strings";
+  }
+  if (kind === "regexp") {
+    const pattern = isMap(operand) && Object.keys(operand).length === 1 ? operand.pattern : undefined;
+    if (!text(pattern)) return "regexp takes { pattern: <regular expression> }";
+    if (!(await validRegexp(sql, pattern as string))) return "the pattern is not a regular expression";
+  }
+  return undefined;
 }
 
 export async function readStoredDefinition(sql: Sql, id: string): Promise<DefinitionRow> {
@@ -134,7 +189,7 @@ export interface DefinitionWriter {
   actor: ManagementActor;
   now: Date;
   /** let definitions name loopback and private addresses (development and tests) */
-  allowPrivate?: boolean;
+  allowPrivate: boolean;
 }
 
 export async function createDefinition(w: DefinitionWriter, body: unknown): Promise<DefinitionRow> {

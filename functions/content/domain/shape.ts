@@ -1,5 +1,5 @@
 // Maps stored rows to the delivery wire shapes (entry, asset, content type, locale, space).
-import { assetUrl, mediaPrefix } from "../../../shared/site/media-address.ts";
+import { assetUrl } from "../../../shared/site/media-address.ts";
 import type { SiteLocale, SiteSettings } from "../../../shared/site.ts";
 import { localeChain } from "../../../shared/site.ts";
 import type { AssetRow, EntryRow } from "../store/entries.ts";

@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { GraphQLError } from "graphql";
 import { presentedToken } from "../../../shared/gate.ts";
+import { RequestTooLarge } from "../../../shared/http.ts";
 import { ContentError, type ContentErrorId } from "../envelope.ts";
 
 const STATUS = {
@@ -16,6 +17,7 @@ const STATUS = {
   UNKNOWN_SPACE: 404,
   UNKNOWN_ENVIRONMENT: 404,
   METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
   INVALID_QUERY: 400,
   TOO_COMPLEX_QUERY: 400,
   COLLIDING_TYPE_NAMES: 422,
@@ -123,6 +125,7 @@ const FROM_CONTENT_ERROR: Partial<Record<ContentErrorId, GraphqlCode>> = {
   NotFound: "NOT_FOUND",
   BadQuery: "INVALID_QUERY",
   InvalidQuery: "INVALID_QUERY",
+  PayloadTooLarge: "PAYLOAD_TOO_LARGE",
 };
 
 /** onError of the GraphQL routes: admission's ContentErrors and everything else leave in this envelope. */
@@ -130,6 +133,7 @@ export function graphqlErrorHandler(error: Error, c: Context): Response {
   const requestId = (c.get("requestId") as string | undefined) ?? "";
   let failure: GraphqlFailure;
   if (error instanceof GraphqlFailure) failure = error;
+  else if (error instanceof RequestTooLarge) failure = new GraphqlFailure("PAYLOAD_TOO_LARGE", error.message);
   else if (error instanceof ContentError) {
     let code = FROM_CONTENT_ERROR[error.id] ?? "INTERNAL_SERVER_ERROR";
     if (code === "ACCESS_TOKEN_INVALID" && !presentedToken(c.req.raw)) code = "ACCESS_TOKEN_MISSING";

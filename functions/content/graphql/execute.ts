@@ -10,11 +10,10 @@ import {
   getVariableValues,
   GraphQLError,
   type GraphQLSchema,
-  parse,
   validate,
 } from "graphql";
 import { jsonPathText, jsonProblem } from "../../../shared/input-text.ts";
-import { unstorableStringLiteral } from "../../../shared/graphql-input.ts";
+import { parseBounded, unstorableStringLiteral } from "../../../shared/graphql-input.ts";
 import type { Db } from "../../../shared/db.ts";
 import { defaultLocale, type SiteSettings } from "../../../shared/site.ts";
 import type { Access } from "../access.ts";
@@ -58,12 +57,9 @@ function validDocument(schema: GraphQLSchema, query: string): DocumentNode {
     kept.set(query, known);
     return known;
   }
-  let document;
-  try {
-    document = parse(query);
-  } catch (error) {
-    throw invalid("Query cannot be parsed.", [error as GraphQLError]);
-  }
+  const parsed = parseBounded(query);
+  if ("error" in parsed) throw invalid("Query cannot be parsed.", [parsed.error]);
+  const document = parsed.document;
   const unstorable = unstorableLiteral(document);
   if (unstorable) throw invalid(`A string in the query ${UNSTORABLE}.`, [unstorable]);
   const problems = validate(schema, document);

@@ -5,9 +5,9 @@
 // access_token, same rate limits; errors leave in the GraphQL envelope (graphql/envelope.ts).
 import { type Context, Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { readUpTo } from "../../../shared/http.ts";
+import { readBodyText } from "../../../shared/http.ts";
 import { defaultLocale } from "../../../shared/site.ts";
-import { contentAccess, type ContentEnv, MAX_REQUEST_BODY_BYTES } from "../access.ts";
+import { contentAccess, type ContentEnv } from "../access.ts";
 import { shapeContext, spaceOf } from "../routes/delivery.ts";
 import { answerBody, graphqlErrorHandler, GraphqlFailure } from "./envelope.ts";
 import { type GraphqlRequest, runGraphql } from "./execute.ts";
@@ -30,9 +30,7 @@ async function readRequest(c: Context<ContentEnv>): Promise<GraphqlRequest> {
   if (c.req.method === "GET" || c.req.method === "HEAD") {
     raw = Object.fromEntries(new URL(c.req.url).searchParams);
   } else {
-    const bytes = await readUpTo(c.req.raw.body, MAX_REQUEST_BODY_BYTES);
-    if (!bytes) throw invalid(`The body is larger than ${MAX_REQUEST_BODY_BYTES / 1024 / 1024} MB.`);
-    const text = new TextDecoder().decode(bytes);
+    const text = await readBodyText(c.req.raw);
     if ((c.req.header("content-type") ?? "").includes("application/x-www-form-urlencoded")) {
       raw = Object.fromEntries(new URLSearchParams(text));
     } else {

@@ -11,6 +11,7 @@ export {
   imageCacheKey,
   type ImageParams,
   MAX_DIMENSION,
+  MAX_OUTPUT_PIXELS,
   normalizeImageParams,
   type OutputFormat,
   type ParsedImageParams,

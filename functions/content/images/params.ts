@@ -20,6 +20,11 @@
 // - An empty value (`w=`) is malformed, hence BadQuery.
 
 export const MAX_DIMENSION = 4000;
+/**
+ * The most pixels one transform may make (a 4K UHD frame, 3840×2160). Work grows with the output:
+ * a 4000×4000 answer took five seconds of a core, so one client could keep every transform slot busy.
+ */
+export const MAX_OUTPUT_PIXELS = 3840 * 2160;
 
 import { FITS, type Fit, FOCI, FORMATS } from "../../../shared/openapi/enums/content.ts";
 

@@ -16,6 +16,7 @@ import {
   type Focus,
   hasImageTransform,
   type ImageParams,
+  MAX_OUTPUT_PIXELS,
   normalizeImageParams,
   type OutputFormat,
 } from "./params.ts";
@@ -140,6 +141,7 @@ const WHITE = { r: 255, g: 255, b: 255 };
  * Transforms an image. With no transform parameter the original bytes come back untouched (any file,
  * image or not). Otherwise the source is sniffed and size-checked (against `limits`, default
  * MAX_INPUT_PIXELS and MAX_INPUT_DIMENSION) before decoding.
+ * The output may be at most MAX_OUTPUT_PIXELS, checked before decoding.
  * Throws ImageError: too_large, unsupported_format, undecodable (ValidationFailed 422), codec_unavailable.
  */
 export async function transformImage(
@@ -178,6 +180,14 @@ export async function transformImage(
   const uprightWidth = turned ? info.height : info.width;
   const uprightHeight = turned ? info.width : info.height;
   const plan = planGeometry(uprightWidth, uprightHeight, p);
+  const made = plan.canvas.width * plan.canvas.height;
+  if (made > MAX_OUTPUT_PIXELS) {
+    throw new ImageError(
+      "too_large",
+      `This transform would make a ${plan.canvas.width}×${plan.canvas.height} image; at most ${MAX_OUTPUT_PIXELS} pixels (3840×2160) are made at once: ask for a smaller w or h.`,
+      { width: plan.canvas.width, height: plan.canvas.height, maxPixels: MAX_OUTPUT_PIXELS },
+    );
+  }
   const need = Math.max(plan.size.width / plan.region.width, plan.size.height / plan.region.height);
   const atLeast = info.format === "jpeg" && need <= 0.5
     ? { width: Math.ceil(info.width * need), height: Math.ceil(info.height * need) }

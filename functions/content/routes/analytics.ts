@@ -11,8 +11,8 @@
 import { type Context, Hono } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { admit, type RateWindow } from "../../../shared/gate.ts";
-import { clientAddress } from "../../../shared/http.ts";
-import type { SiteSettings } from "../../../shared/site.ts";
+import { answerEntryRefusal, clientAddress } from "../../../shared/http.ts";
+import { readSiteSettings, type SiteSettings } from "../../../shared/site.ts";
 import { ANALYTICS_TOKEN, analyticsConfigOf } from "../../../shared/site/analytics-config.ts";
 import {
   AnalyticsError,
@@ -39,7 +39,8 @@ export function analyticsRoutes(ctx: FunctionContext, options: { windows?: RateW
   const windows = options.windows ?? ANALYTICS_RATE_LIMITS;
   const app = new Hono({ strict: false });
   app.onError(analyticsErrorHandler);
-  app.use("*", echoOrigin);
+  app.use("*", answerEntryRefusal(methodNotAllowed));
+  app.use("*", echoSiteOrigin(ctx));
 
   /** The site's settings for this request, counting it against the caller's rate limit. */
   const admitted = async (c: Context): Promise<SiteSettings> => {
@@ -121,33 +122,58 @@ export function analyticsRoutes(ctx: FunctionContext, options: { windows?: RateW
 }
 
 /**
- * A browser's preflight under /events, answered as PostHog's capture answers it: the caller's origin
- * echoed with credentials allowed (posthog-js's XHR sends cookies and, with a JSON body, preflights), so
- * the request that follows may be sent. Mounted ahead of the app's open CORS, whose `*` a credentialed
- * request may not use; without an Origin it leaves the request to that.
+ * The origins a credentialed browser may call the analytics routes from: the site's own (its public
+ * address, its functions' address, and its domain with its subdomains over https). Any other origin
+ * gets the open CORS of the rest of the API, without credentials: a page elsewhere must not send a
+ * reader's cookies here and read the answer.
  */
-export async function analyticsPreflight(c: Context, next: () => Promise<void>) {
-  const origin = c.req.header("origin");
-  if (c.req.method !== "OPTIONS" || !origin) return await next();
-  return c.json({ status: 1 }, 200, {
-    "Access-Control-Allow-Origin": origin,
-    "Access-Control-Allow-Credentials": "true",
-    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-    "Access-Control-Allow-Headers": c.req.header("access-control-request-headers") || "X-Requested-With, Content-Type",
-    "Access-Control-Max-Age": "86400",
-    "Vary": "Origin, Access-Control-Request-Headers",
-  });
+export async function isSiteOrigin(ctx: FunctionContext, origin: string): Promise<boolean> {
+  const own = [ctx.config.publicUrl, ctx.config.functionsUrl].map((url) => new URL(url).origin);
+  if (own.includes(origin)) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "https:" || url.origin !== origin) return false;
+  const domain = (await readSiteSettings(ctx.sql))?.domain?.toLowerCase();
+  return !!domain && (url.hostname === domain || url.hostname.endsWith(`.${domain}`));
+}
+
+/**
+ * A browser's preflight under /events from one of the site's origins, answered as PostHog's capture
+ * answers it: the origin echoed with credentials allowed (posthog-js's XHR sends cookies and, with a
+ * JSON body, preflights), so the request that follows may be sent. Mounted ahead of the app's open CORS,
+ * whose `*` a credentialed request may not use; any other preflight is left to that.
+ */
+export function analyticsPreflight(ctx: FunctionContext) {
+  return async (c: Context, next: () => Promise<void>) => {
+    const origin = c.req.header("origin");
+    if (c.req.method !== "OPTIONS" || !origin || !await isSiteOrigin(ctx, origin)) return await next();
+    return c.json({ status: 1 }, 200, {
+      "Access-Control-Allow-Origin": origin,
+      "Access-Control-Allow-Credentials": "true",
+      "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+      "Access-Control-Allow-Headers": c.req.header("access-control-request-headers") ||
+        "X-Requested-With, Content-Type",
+      "Access-Control-Max-Age": "86400",
+      "Vary": "Origin, Access-Control-Request-Headers",
+    });
+  };
 }
 
 /**
  * posthog-js's XHR transport sends credentials, which `Access-Control-Allow-Origin: *` would not let it
- * read: like PostHog, name the caller's origin and allow credentials on the analytics routes.
+ * read: like PostHog, name the caller's origin and allow credentials, for the site's own origins.
  */
-async function echoOrigin(c: Context, next: () => Promise<void>) {
-  await next();
-  const origin = c.req.header("origin");
-  if (!origin) return;
-  c.res.headers.set("Access-Control-Allow-Origin", origin);
-  c.res.headers.set("Access-Control-Allow-Credentials", "true");
-  c.res.headers.append("Vary", "Origin");
+function echoSiteOrigin(ctx: FunctionContext) {
+  return async (c: Context, next: () => Promise<void>) => {
+    await next();
+    c.res.headers.append("Vary", "Origin");
+    const origin = c.req.header("origin");
+    if (!origin || !await isSiteOrigin(ctx, origin)) return;
+    c.res.headers.set("Access-Control-Allow-Origin", origin);
+    c.res.headers.set("Access-Control-Allow-Credentials", "true");
+  };
 }

@@ -3,10 +3,10 @@
 // call the domain (domain/management-*.ts) and answer; every refusal is a ContentError.
 import { type Context, Hono, type Next } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { readUpTo } from "../../../shared/http.ts";
+import { readBodyText } from "../../../shared/http.ts";
 import { jsonPathText, jsonProblem } from "../../../shared/input-text.ts";
 import { defaultLocale } from "../../../shared/site.ts";
-import { type ContentEnv, MAX_REQUEST_BODY_BYTES } from "../access.ts";
+import type { ContentEnv } from "../access.ts";
 import { collection, ContentError, gitModeRefusal, notFound } from "../envelope.ts";
 import { parseAssetsQuery, parseEntriesQuery } from "../domain/entry-query.ts";
 import {
@@ -73,18 +73,11 @@ export function fieldContext(c: C): FieldContext {
 
 /**
  * The request's JSON body (either media type), undefined when empty. Not JSON, larger than
- * MAX_REQUEST_BODY_BYTES or nested too deep is BadQuery; text Postgres cannot hold (NUL, lone surrogates)
+ * MAX_REQUEST_BODY_BYTES is PayloadTooLarge (413); nested too deep is BadQuery; text Postgres cannot hold (NUL, lone surrogates)
  * is ValidationFailed naming where it is. Never a 5xx.
  */
 export async function jsonBody(c: C): Promise<unknown> {
-  const bytes = await readUpTo(c.req.raw.body, MAX_REQUEST_BODY_BYTES);
-  if (!bytes) {
-    throw new ContentError(
-      "BadQuery",
-      `The body is larger than ${MAX_REQUEST_BODY_BYTES / 1024 / 1024} MB.`,
-    );
-  }
-  const text = new TextDecoder().decode(bytes);
+  const text = await readBodyText(c.req.raw);
   if (text.trim() === "") return undefined;
   let body: unknown;
   try {

@@ -1,7 +1,8 @@
 // GET /media/:space/:asset/:hash/:file — the images door. Originals as stored; transforms cached in
 // storage under the asset's content hash and the canonical parameters, so each is computed once:
 // identical requests arriving together share one computation, a process computes a few at a time (the
-// rest wait their turn), and each address may start only so many computations (the cache answers it
+// rest wait their turn), one address has one computed at a time, each is bounded in the pixels it makes
+// (images/params.ts MAX_OUTPUT_PIXELS), and each address may start only so many computations (the cache answers it
 // without limit). Each cached transform is listed (store.ts), so the transforms of a file no asset has
 // any more are removed, a few after every transform computed.
 import type { Context } from "hono";
@@ -10,6 +11,7 @@ import { admit, type RateWindow } from "../../../shared/gate.ts";
 import { clientAddress } from "../../../shared/http.ts";
 import { sha256Hex } from "../../../shared/ids.ts";
 import { moduleOn, readSiteSettings, spaceId } from "../../../shared/site.ts";
+import { presentsServiceKey } from "../../../shared/service-key.ts";
 import { badQuery, ContentError, notFound } from "../envelope.ts";
 import {
   hasImageTransform,
@@ -40,6 +42,9 @@ export const IMAGE_TRANSFORM_LIMITS: RateWindow[] = [
 /** Transforms one process computes at once; each takes a core for a fraction of a second. */
 export const IMAGE_TRANSFORMS_AT_ONCE = 2;
 
+/** Transforms one address has computed at once in a process; its others wait behind them. */
+export const IMAGE_TRANSFORMS_PER_ADDRESS = 1;
+
 /** Cached transforms of gone files removed after each transform computed. */
 const SWEEP_BATCH = 50;
 
@@ -58,6 +63,7 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
   // transforms being computed in this process, by cache key: an identical request joins instead of repeating it
   const computing = new Map<string, Promise<TransformResult>>();
   const turns = takingTurns(options.atOnce ?? IMAGE_TRANSFORMS_AT_ONCE);
+  const ownTurn = turnsPerKey(IMAGE_TRANSFORMS_PER_ADDRESS);
 
   const compute = async (
     c: Context,
@@ -83,7 +89,9 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
         },
       );
     }
-    const result = await turns(async () => {
+    // one computation at a time per address, so a client asking for many keeps at most one of the
+    // process's turns and everyone else is still served
+    const result = await ownTurn(clientAddress(c), () => turns(async () => {
       const original = await ctx.storage.get(MEDIA_BUCKET, asset.storage_key);
       if (!original) throw notFound("Asset", asset.id);
       try {
@@ -92,7 +100,7 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
         if (error instanceof ImageError) throw new ContentError(error.errorId, error.message, error.details);
         throw error;
       }
-    });
+    }));
     await ctx.storage.put(IMAGE_CACHE_BUCKET, cacheKey, result.bytes, result.contentType);
     await rememberImageVariant(ctx.sql, asset.content_hash, variant);
     sweepImageCache(ctx, SWEEP_BATCH).catch((error) => console.error("image cache sweep:", error));
@@ -175,6 +183,21 @@ function takingTurns(atOnce: number) {
   };
 }
 
+/** takingTurns for each key apart (a client's address), forgotten once a key has nothing running. */
+function turnsPerKey(atOnce: number) {
+  const lines = new Map<string, { turns: ReturnType<typeof takingTurns>; users: number }>();
+  return async <T>(key: string, task: () => Promise<T>): Promise<T> => {
+    let line = lines.get(key);
+    if (!line) lines.set(key, line = { turns: takingTurns(atOnce), users: 0 });
+    line.users++;
+    try {
+      return await line.turns(task);
+    } finally {
+      if (--line.users === 0) lines.delete(key);
+    }
+  };
+}
+
 /**
  * Removes up to `limit` cached transforms of files no asset has any more, from storage and from the
  * list; answers how many went. The object goes first: a row left behind is found again next time.
@@ -189,4 +212,17 @@ export async function sweepImageCache(
     await forgetImageVariant(ctx.sql, contentHash, variant);
   }
   return orphans.length;
+}
+
+/** The most cached transforms one sweep call removes, so a call stays within a function's time limit. */
+const SWEEP_CALL_LIMIT = 500;
+
+/** POST /sweep-image-cache: service key only (pg_cron's daily call); answers how many went. */
+export function sweepImageCacheHandler(ctx: FunctionContext) {
+  return async (c: Context) => {
+    if (!(await presentsServiceKey(ctx, c.req.raw))) {
+      throw new ContentError("AccessTokenInvalid", "The sweep needs the service key.");
+    }
+    return c.json({ removed: await sweepImageCache(ctx, SWEEP_CALL_LIMIT) }, 200);
+  };
 }

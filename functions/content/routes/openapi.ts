@@ -4,7 +4,7 @@ import type { FunctionContext } from "../../../shared/context.ts";
 import { deliveryIsPublic, moduleSwitches, readSiteSettings, spaceId } from "../../../shared/site.ts";
 import { ContentError } from "../envelope.ts";
 import { modelsFor } from "../models.ts";
-import { buildOpenApiDocument } from "../../../shared/openapi/document.ts";
+import { buildOpenApiDocument, SERVED_SECTIONS } from "../../../shared/openapi/document.ts";
 import { shapeContentType } from "../domain/shape.ts";
 
 export function openApiHandler(ctx: FunctionContext) {
@@ -22,7 +22,7 @@ export function openApiHandler(ctx: FunctionContext) {
       contentTypes: models.map((m) => shapeContentType(m, space)),
       locales: site.locales,
       api: { public: deliveryIsPublic(site) },
-    });
+    }, SERVED_SECTIONS);
     return c.json(document, 200, { "Cache-Control": "public, max-age=60" });
   };
 }

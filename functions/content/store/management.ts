@@ -4,7 +4,7 @@
 import type { Db, Sql, Tx } from "../../../shared/db.ts";
 
 export interface ManagementActor {
-  /** the key that writes; its maker is recorded as createdBy / updatedBy */
+  /** the key that writes; its maker (else the key) is recorded as createdBy / updatedBy */
   keyId?: string;
   /** the public host asset addresses point at */
   mediaHost: string;
@@ -20,11 +20,11 @@ export async function managementTransaction<T>(
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
   return await sql.begin(async (tx) => {
-    // sitewire.key: the repository push names the key in its commit (migration 080)
+    // sitewire.actor: the key's maker, or the key itself when no person made it (migration
+    // 20261125190000); sitewire.key: the repository push names the key in its commit (migration 080)
     await tx`select
-      set_config('sitewire.actor', coalesce((select created_by::text from public.api_keys where id = ${
-      actor.keyId ?? null
-    }::uuid), ''), true),
+      set_config('sitewire.actor', coalesce((select coalesce(created_by::text, id::text) from public.api_keys
+      where id = ${actor.keyId ?? null}::uuid), ''), true),
       set_config('sitewire.key', ${actor.keyId ?? ""}, true),
       set_config('sitewire.media_host', ${actor.mediaHost}, true)`;
     return await fn(tx);

@@ -9,6 +9,8 @@ export interface DefinitionInput {
   headers: { key: string; value: string }[];
   secretHeaders: { key: string; value: string }[];
   active: boolean;
+  /** Contentful's filters, as checked (domain/management-webhooks.ts); the outbox trigger applies them */
+  filters: unknown[];
 }
 
 export interface DefinitionRow extends DefinitionInput {
@@ -22,7 +24,7 @@ export interface DefinitionRow extends DefinitionInput {
 }
 
 const DEFINITION_COLUMNS =
-  `id, name, url, topics, headers, secret_headers as "secretHeaders", active, source, version,
+  `id, name, url, topics, headers, secret_headers as "secretHeaders", active, filters, source, version,
   created_by as "createdBy", updated_by as "updatedBy", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export async function webhookDefinitions(
@@ -50,6 +52,16 @@ export async function webhookDefinition(
   return row;
 }
 
+/** Whether Postgres takes `pattern` as a regular expression (the filters' regexp runs there). */
+export async function validRegexp(db: Db, pattern: string): Promise<boolean> {
+  try {
+    await db`select '' ~ ${pattern}`;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Topics the database would refuse (the same check the table and the declared definitions use). */
 export async function invalidTopics(db: Db, topics: string[]): Promise<string[]> {
   if (topics.length === 0) return [];
@@ -66,12 +78,11 @@ export async function insertWebhookDefinition(
 ): Promise<DefinitionRow> {
   const [row] = await tx<DefinitionRow[]>`
     insert into public.content_webhook_definitions
-      (id, name, url, topics, headers, secret_headers, active, source, created_by, updated_by, created_at, updated_at)
+      (id, name, url, topics, headers, secret_headers, active, filters, source, created_by, updated_by, created_at,
+       updated_at)
     values (${id}, ${input.name}, ${input.url}, ${input.topics}::text[], ${tx.json(input.headers)},
-            ${
-    tx.json(input.secretHeaders)
-  }, ${input.active}, 'hand', public.content_actor(), public.content_actor(),
-            ${now}, ${now})
+            ${tx.json(input.secretHeaders)}, ${input.active}, ${tx.json(input.filters as never)}, 'hand',
+            public.content_actor(), public.content_actor(), ${now}, ${now})
     returning ${tx.unsafe(DEFINITION_COLUMNS)}`;
   return row;
 }
@@ -87,7 +98,8 @@ export async function replaceWebhookDefinition(
       name = ${input.name}, url = ${input.url}, topics = ${input.topics}::text[], headers = ${
     tx.json(input.headers)
   },
-      secret_headers = ${tx.json(input.secretHeaders)}, active = ${input.active}, version = version + 1,
+      secret_headers = ${tx.json(input.secretHeaders)}, active = ${input.active},
+      filters = ${tx.json(input.filters as never)}, version = version + 1,
       updated_by = public.content_actor(), updated_at = ${now}
     where id = ${id}
     returning ${tx.unsafe(DEFINITION_COLUMNS)}`;

@@ -60,7 +60,7 @@ export interface Group {
   ref: string;
   title: string;
   type: "group";
-  properties: { fields: Field[]; button_text: string; show_button: boolean };
+  properties: { fields: Field[]; button_text: string; show_button: boolean; description?: string };
 }
 
 export interface WelcomeScreen {
@@ -584,6 +584,8 @@ function normalizeFields(value: unknown, claim: Claim): Group[] {
           show_button: bool(props.show_button, [...path, "properties", "show_button"], "show_button", true),
         },
       });
+      const description = text(props.description, [...path, "properties", "description"], "description");
+      if (description) groups[groups.length - 1].properties.description = description;
     } else {
       // a field outside any group is a slide of its own
       const f = field(item, path);

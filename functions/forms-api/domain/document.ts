@@ -444,9 +444,12 @@ export function parseParts(
       case "ending": {
         const keys = item.kind === "ending"
           ? ["button", "show button", "button mode", "redirect"]
+          : item.kind === "slide"
+          ? ["button", "show button", "description"]
           : ["button", "show button"];
         if (!keys.includes(key)) unknown(keys);
         if (key === "button") props.button_text = value;
+        else if (key === "description") props.description = value;
         else if (key === "show button") props.show_button = flag();
         else if (key === "button mode") {
           if (value !== "reload" && value !== "redirect") fail(n, "button mode is reload or redirect");
@@ -688,6 +691,7 @@ export function renderBody(core: FormCore): string {
     out.push(`## ${withRef(escapeLine(group.title), group.ref, defaultGroupRef(gi))}`.replace(/ $/, ""));
     if (group.properties.button_text !== DEFAULTS.groupButton) option("button", group.properties.button_text);
     if (!group.properties.show_button) option("show button", "no");
+    if (group.properties.description !== undefined) option("description", group.properties.description);
     let previousStatement = false;
     for (const field of group.properties.fields) {
       if (field.type === "statement") {

@@ -1,6 +1,6 @@
 // Webhook subscriptions as the API takes and shows them. The secret is taken, never shown.
 import { FORM_WEBHOOK_TAG } from "../../../shared/site/config.ts";
-import { webhookUrlProblem } from "../../../shared/webhooks/url-guard.ts";
+import { webhookTargetProblem } from "../../../shared/webhooks/url-guard.ts";
 import { isoSeconds } from "./arguments.ts";
 import { ArgumentError } from "./arguments.ts";
 
@@ -18,7 +18,7 @@ export interface WebhookInput {
  * A PUT body: { url, enabled?, secret?, verify_ssl? }. The url is needed only to create (a client's
  * toggle sends { enabled } alone); what is given must be well formed.
  */
-export function webhookInput(body: unknown, creating: boolean): WebhookInput {
+export function webhookInput(body: unknown, creating: boolean, allowPrivate: boolean): WebhookInput {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new ArgumentError(
       "the body must be a JSON object { url, enabled?, secret?, verify_ssl? }",
@@ -30,7 +30,7 @@ export function webhookInput(body: unknown, creating: boolean): WebhookInput {
   const out: WebhookInput = {};
   if (b.url !== undefined && b.url !== null) {
     if (typeof b.url !== "string") throw new ArgumentError("url must be text", "url", "body");
-    const problem = webhookUrlProblem(b.url);
+    const problem = webhookTargetProblem(b.url, allowPrivate);
     if (problem) throw new ArgumentError(problem, "url", "body");
     out.url = b.url;
   } else if (creating) throw new ArgumentError("url is required", "url", "body");

@@ -38,7 +38,7 @@ export function webhookRoutes(ctx: FunctionContext) {
     const body = await readBody(c.req.raw);
     await loadForm(ctx, c, id);
     const existing = await webhookByTag(ctx.sql, id, tag);
-    const input = webhookInput(body ?? {}, !existing);
+    const input = webhookInput(body ?? {}, !existing, ctx.config.allowPrivateWebhookTargets);
     const { row, created } = await upsertWebhook(ctx.sql, { form: id, tag, ...input, now: ctx.clock.now() });
     return c.json(webhookRecord(row), created ? 201 : 200);
   });

@@ -32,7 +32,10 @@ export const BASE_STYLE = `
   button.primary { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
   form label { display: block; margin: 10px 0 2px; }
   form input, form textarea, form select { width: 100%; box-sizing: border-box; padding: 6px; font: inherit; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
-  .error { color: #c22; min-height: 1.2em; }`;
+  .error { color: #c22; min-height: 1.2em; }
+  .field-error { color: #c22; margin: 2px 0 0; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }`;
 
 export interface BookerData {
   id: number;
@@ -49,6 +52,8 @@ export interface BookerData {
   formFields: { slug: string; label: string; type: string; required: boolean; options?: string[] }[];
   checkout: boolean;
   successRedirectUrl: string | null;
+  /** the hosts' names, shown beside the title */
+  hosts: string[];
 }
 
 function field(f: BookerData["formFields"][number]): string {
@@ -89,23 +94,53 @@ export async function renderBookerPage(
   html.embedded body { visibility: hidden; }
   /* in a modal the page is a card on the parent's backdrop: the space around it closes the modal */
   html[data-embed-type="modal"] main { margin: 24px auto; box-shadow: 0 8px 32px rgba(0, 0, 0, .25); }
-  .chip.on, .day.on, #submit { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
-  #days, #times { display: flex; flex-wrap: wrap; gap: 6px; margin: 8px 0; }
+  .chip.on, .day.on, .time.on, .toggle [aria-pressed="true"], #submit { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
+  .settings { flex-wrap: wrap; }
+  .settings select { max-width: 14em; font: inherit; padding: 4px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
+  .toggle { display: inline-flex; gap: 0; }
+  /* the month beside the chosen day's times; on a phone the times come below */
+  .picker { display: grid; grid-template-columns: minmax(0, 1fr) minmax(9em, 12em); gap: 16px; align-items: start; }
+  .month-nav { justify-content: space-between; margin: 0 0 6px; }
+  .month-nav h2, .times-column h2 { font-size: 1em; margin: 0; }
+  .weekdays, #days { display: grid; grid-template-columns: repeat(7, minmax(0, 1fr)); gap: 4px; }
+  .weekdays { color: var(--muted); font-size: .8em; text-align: center; margin-bottom: 4px; }
+  #days button { padding: 0; min-height: 2.6em; }
+  #days button:disabled { border-color: transparent; color: var(--muted); cursor: default; }
+  #times { display: flex; flex-direction: column; gap: 6px; margin: 8px 0; max-height: 24em; overflow-y: auto; }
+  #times button { min-height: 2.6em; }
+  @media (max-width: 600px) {
+    main { padding: 12px; }
+    .picker { grid-template-columns: minmax(0, 1fr); }
+    #times { max-height: none; }
+  }
 </style>
 </head>
 <body>
-<main>
+<main data-layout="month_view">
   <h1>${esc(data.title)}</h1>
+  <p class="muted" id="meta">${data.hosts.length ? `With ${esc(data.hosts.join(", "))} · ` : ""}<span id="length-shown">${data.lengths[0]} min</span></p>
   ${data.description ? `<p class="muted">${esc(data.description)}</p>` : ""}
   ${price}
   <p id="notice" class="muted" hidden></p>
-  <section id="pick">
-    <div id="lengths" class="row"></div>
-    <div class="row"><button type="button" id="prev" aria-label="Previous month">‹</button><strong id="month-label"></strong><button type="button" id="next" aria-label="Next month">›</button></div>
+  <section id="pick" aria-label="Choose a time">
+    <div id="lengths" class="row" role="group" aria-label="Length"></div>
+    <div class="row settings">
+      <label for="zone-picker">Time zone</label><select id="zone-picker"></select>
+      <span class="toggle" role="group" aria-label="Time format"><button type="button" id="fmt-12" aria-pressed="false">12h</button><button type="button" id="fmt-24" aria-pressed="false">24h</button></span>
+    </div>
     <p class="muted">Times in <span id="zone"></span></p>
+    <div class="picker">
+      <div class="calendar">
+        <div class="row month-nav"><button type="button" id="prev" aria-label="Previous month">‹</button><h2 id="month-label"></h2><button type="button" id="next" aria-label="Next month">›</button></div>
+        <div class="weekdays" aria-hidden="true"><span>Mon</span><span>Tue</span><span>Wed</span><span>Thu</span><span>Fri</span><span>Sat</span><span>Sun</span></div>
+        <div id="days" role="group" aria-labelledby="month-label"></div>
+      </div>
+      <div class="times-column">
+        <h2 id="times-label" tabindex="-1">Choose a day</h2>
+        <div id="times" role="group" aria-labelledby="times-label"></div>
+      </div>
+    </div>
     <p id="status" class="muted"></p>
-    <div id="days"></div>
-    <div id="times"></div>
   </section>
   <form id="form" hidden>
     <p id="chosen"></p>
@@ -132,7 +167,7 @@ export async function renderBookerPage(
       : `<label for="f-guests">Add guests</label><input id="f-guests" name="guests" type="text" inputmode="email" placeholder="Email addresses, separated by commas" autocomplete="off">`
   }
     <label for="f-notes">Additional notes</label><textarea id="f-notes" name="notes"></textarea>
-    <p id="form-error" class="error"></p>
+    <p id="form-error" class="error" role="alert"></p>
     <div class="row"><button type="button" id="back">Back</button><button type="submit" id="submit">${
     data.price > 0 ? "Pay and book" : "Book"
   }</button></div>
@@ -140,21 +175,22 @@ export async function renderBookerPage(
   <form id="move" hidden>
     <p id="move-chosen"></p>
     <label for="f-reason">Reason for the change</label><textarea id="f-reason" name="reason"></textarea>
-    <p id="move-error" class="error"></p>
+    <p id="move-error" class="error" role="alert"></p>
     <div class="row"><button type="button" id="move-back">Back</button><button type="submit" id="move-submit" class="primary">Reschedule</button></div>
   </form>
   <form id="cancel" hidden>
     <h2>Cancel this booking?</h2>
     <p id="cancel-when"></p>
     <label for="f-cancel-reason">Reason for cancelling</label><textarea id="f-cancel-reason" name="reason"></textarea>
-    <p id="cancel-error" class="error"></p>
+    <p id="cancel-error" class="error" role="alert"></p>
     <div class="row"><button type="submit" id="cancel-submit" class="primary">Cancel the booking</button></div>
   </form>
   <section id="done" hidden>
-    <h2 id="done-title"></h2><p id="done-when"></p><p id="done-note" class="muted"></p>
+    <h2 id="done-title" tabindex="-1"></h2><p id="done-when"></p><p id="done-note" class="muted"></p>
     <div class="row" id="done-actions" hidden><button type="button" id="to-reschedule">Reschedule</button><button type="button" id="to-cancel">Cancel</button></div>
   </section>
   <p id="page-error" class="error" role="alert"></p>
+  <p id="live" class="visually-hidden" role="status" aria-live="polite"></p>
 </main>
 <script id="booker-data" type="application/json">${scriptJson(data)}</script>
 <script>${await pageScript("client.js")}</script>

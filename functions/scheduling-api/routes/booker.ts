@@ -11,7 +11,7 @@ import type { Caller, SchedulingEnv } from "../access.ts";
 import { cancelBooking, createBooking, loadFor, rescheduleBooking } from "../domain/bookings.ts";
 import { findType } from "../domain/catalog.ts";
 import { type EventType, type Location, locationValue } from "../domain/event-types.ts";
-import { badRequest, success } from "../envelope.ts";
+import { badRequest, schedulingErrorHandler, SchedulingError, SessionsOff, success } from "../envelope.ts";
 import { bookingOut } from "../wire.ts";
 import { parseCancel, parseCreate, parseReschedule } from "./bookings.ts";
 import { catalogOf, depsOf, jsonBody, typeVisible } from "./common.ts";
@@ -62,6 +62,7 @@ export function bookerData(type: EventType): BookerData {
     disableGuests: type.disableGuests,
     formFields: type.bookingFields.filter((f) => !platform.includes(f.slug)),
     checkout: type.price > 0,
+    hosts: type.hosts.map((h) => h.host.name),
     successRedirectUrl: type.successRedirectUrl,
   };
 }
@@ -139,4 +140,24 @@ export function bookerRoutes(ctx: FunctionContext, book: Hono<SchedulingEnv>): v
     const out = made.map((b) => bookingOut(b, deps.catalog));
     return success(c, input.type.recurrence ? out : out[0], 201);
   });
+}
+
+/** The booker page's own addresses: the page and its embed. */
+const BOOKER_PAGE = /^\/book\/[^/]+(\/embed)?\/?$/;
+
+/**
+ * onError of /book: with the sessions module off, every page a person opens (the booker page, its embed,
+ * a meeting room) answers the booker's own HTML 404, which also tells an embedding parent; so does a
+ * booker address that leads nowhere, or any navigation asking for HTML. The page's calls keep the API's
+ * JSON envelope.
+ */
+export function bookErrorHandler(error: Error, c: Context): Response {
+  const reading = c.req.method === "GET" || c.req.method === "HEAD";
+  const navigation = (c.req.header("accept") ?? "").includes("text/html");
+  const notFound = error instanceof SchedulingError && error.code === "NOT_FOUND";
+  const page = reading && notFound &&
+    (navigation || BOOKER_PAGE.test(c.req.path) ||
+      (error instanceof SessionsOff && /^\/book\/video\/[^/]+\/?$/.test(c.req.path)));
+  if (page) return c.html(renderBookerNotFound(), 404, { "cache-control": "no-store" });
+  return schedulingErrorHandler(error, c);
 }

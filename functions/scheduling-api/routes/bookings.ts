@@ -61,9 +61,11 @@ export function parseCreate(body: Record<string, unknown>, catalog: Catalog): Cr
   }
   const att = a as Record<string, unknown>;
   if (typeof att.name !== "string" || !att.name.trim() || att.name.length > 200) {
-    throw badRequest("attendee.name is required");
+    throw badRequest("attendee.name is required", { field: "attendee.name" });
   }
-  if (!isEmailAddress(att.email)) throw badRequest("attendee.email must be an email address");
+  if (!isEmailAddress(att.email)) {
+    throw badRequest("attendee.email must be an email address", { field: "attendee.email" });
+  }
   const timeZone = att.timeZone === undefined ? "UTC" : att.timeZone;
   if (!isZone(timeZone)) throw badRequest("attendee.timeZone must be an IANA time zone");
   const language = att.language === undefined ? "en" : att.language;
@@ -83,14 +85,14 @@ export function parseCreate(body: Record<string, unknown>, catalog: Catalog): Cr
     (placed?.type === "attendeePhone" ? placed.phone : undefined);
   if (phone !== undefined && phone !== null && phone !== "") {
     if (typeof phone !== "string" || !/^\+?[0-9 ()\-.]{5,20}$/.test(phone)) {
-      throw badRequest("attendee.phoneNumber must be a phone number");
+      throw badRequest("attendee.phoneNumber must be a phone number", { field: "attendee.phoneNumber" });
     }
   } else phone = undefined;
   delete r.attendeePhoneNumber;
   delete r.name;
   delete r.email;
   if (r.notes !== undefined && typeof r.notes !== "string") {
-    throw badRequest("bookingFieldsResponses.notes must be a string");
+    throw badRequest("bookingFieldsResponses.notes must be a string", { field: "bookingFieldsResponses.notes" });
   }
   for (const field of type.bookingFields) {
     if (
@@ -99,15 +101,19 @@ export function parseCreate(body: Record<string, unknown>, catalog: Catalog): Cr
     ) continue;
     const v = r[field.slug];
     if (field.required && (v === undefined || v === null || v === "")) {
-      throw badRequest(`bookingFieldsResponses.${field.slug} is required`);
+      throw badRequest(`bookingFieldsResponses.${field.slug} is required`, {
+        field: `bookingFieldsResponses.${field.slug}`,
+      });
     }
     if (v !== undefined && field.options && !field.options.includes(String(v))) {
-      throw badRequest(`bookingFieldsResponses.${field.slug} must be one of ${field.options.join(", ")}`);
+      throw badRequest(`bookingFieldsResponses.${field.slug} must be one of ${field.options.join(", ")}`, {
+        field: `bookingFieldsResponses.${field.slug}`,
+      });
     }
   }
   const guests = body.guests ?? [];
   if (!Array.isArray(guests) || !guests.every(isEmailAddress) || guests.length > 30) {
-    throw badRequest("guests must be a list of email addresses");
+    throw badRequest("guests must be a list of email addresses", { field: "guests" });
   }
   if (guests.length && type.disableGuests) throw badRequest("This session takes no guests.");
   const metadata = body.metadata ?? {};

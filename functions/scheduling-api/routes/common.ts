@@ -25,7 +25,7 @@ export function catalogOf(ctx: FunctionContext, c: Context<SchedulingEnv>): Prom
 
 /** Private and loopback schedulers only where the deployment allows such targets (development, tests). */
 export function outboundOf(ctx: FunctionContext): Outbound {
-  return { allowPrivate: ctx.config.allowPrivateWebhookTargets === true };
+  return { allowPrivate: ctx.config.allowPrivateWebhookTargets };
 }
 
 export async function depsOf(ctx: FunctionContext, c: Context<SchedulingEnv>): Promise<Deps> {

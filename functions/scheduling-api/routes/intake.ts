@@ -3,6 +3,7 @@
 // of ours is re-emitted to our own subscribers, narrowed by event type like a native event, and keeps
 // the type's mirrored bookings current (domain/forward.ts applyIntake).
 import type { Context } from "hono";
+import { readBodyText } from "../../../shared/http.ts";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { timingSafeEqual } from "../../../shared/ids.ts";
 import { hmacSha256Hex } from "../../../shared/webhooks/sign.ts";
@@ -17,7 +18,7 @@ export const INTAKE_SECRET = "scheduling-intake";
 
 export function intakeHandler(ctx: FunctionContext) {
   return async (c: Context<SchedulingEnv>) => {
-    const raw = await c.req.text();
+    const raw = await readBodyText(c.req.raw);
     const catalog = await catalogOf(ctx, c);
     const secret = catalog.sessions.intakeSecret ?? await ctx.secrets.get(INTAKE_SECRET);
     const given = (c.req.header("x-cal-signature-256") ?? c.req.header("x-vendor-signature-256") ?? "").trim()

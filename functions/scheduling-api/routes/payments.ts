@@ -4,6 +4,7 @@
 // success page confirms the session itself: when no fulfilment is recorded yet, the status route asks
 // the provider and fulfils a paid session (the one-time claim keeps that and the webhook idempotent).
 import type { Context } from "hono";
+import { readBodyText } from "../../../shared/http.ts";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { PaymentError, PaymentSignatureError, providerFor } from "../../../shared/payments/mod.ts";
 import type { SchedulingEnv } from "../access.ts";
@@ -51,7 +52,7 @@ export function paymentRoutes(ctx: FunctionContext) {
     },
 
     async webhook(c: C) {
-      const raw = await c.req.text();
+      const raw = await readBodyText(c.req.raw);
       let event;
       try {
         event = await providerFor(ctx).verifyEvent(raw, c.req.header("stripe-signature") ?? null);

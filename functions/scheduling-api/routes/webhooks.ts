@@ -2,7 +2,7 @@
 // integer id or the row's uuid. The secret is stored, used to sign, and never answered.
 import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import { checkOutboundUrl } from "../../../shared/webhooks/url-guard.ts";
+import { webhookTargetProblem } from "../../../shared/webhooks/url-guard.ts";
 import type { SchedulingEnv } from "../access.ts";
 import { findType } from "../domain/catalog.ts";
 import { TRIGGERS } from "../../../shared/openapi/enums/scheduling.ts";
@@ -21,10 +21,8 @@ async function parseFields(ctx: FunctionContext, c: C, body: Record<string, unkn
   const out: Partial<webhookStore.WebhookRow> = {};
   if (!partial || body.subscriberUrl !== undefined) {
     if (typeof body.subscriberUrl !== "string") throw badRequest("subscriberUrl is required");
-    const guard = await checkOutboundUrl(body.subscriberUrl, {
-      allowPrivate: ctx.config.allowPrivateWebhookTargets,
-    });
-    if (!guard.ok) throw badRequest(`subscriberUrl is refused: ${guard.reason}`);
+    const problem = webhookTargetProblem(body.subscriberUrl, ctx.config.allowPrivateWebhookTargets);
+    if (problem) throw badRequest(`subscriberUrl is refused: ${problem}`);
     out.subscriber_url = body.subscriberUrl;
   }
   if (!partial || body.triggers !== undefined) {

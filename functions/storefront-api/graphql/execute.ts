@@ -12,12 +12,11 @@ import {
   type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
-  parse,
   validate,
 } from "graphql";
 import { StoreInputError } from "../domain/errors.ts";
 import { unstorablePath } from "../domain/input.ts";
-import { unstorableStringLiteral } from "../../../shared/graphql-input.ts";
+import { DOCUMENT_LIMITS, parseBounded, unstorableStringLiteral } from "../../../shared/graphql-input.ts";
 import { limitErrors, measure } from "./limits.ts";
 import { resolvers } from "./resolvers.ts";
 import { typeDefs } from "./schema.ts";
@@ -39,20 +38,18 @@ const documents = new Map<
 >();
 const DOCUMENT_CACHE = 500;
 /** a query document larger than this is refused before parsing */
-export const MAX_QUERY_BYTES = 100_000;
-const MAX_TOKENS = 20_000;
+export const MAX_QUERY_BYTES = DOCUMENT_LIMITS.size;
 
 function prepared(schema: GraphQLSchema, query: string) {
   let entry = documents.get(query);
   if (entry) return entry;
-  try {
-    const document = parse(query, { maxTokens: MAX_TOKENS });
-    const errors = validate(schema, document);
+  const parsed = parseBounded(query);
+  if ("error" in parsed) entry = { errors: [withCode(parsed.error, "GRAPHQL_PARSE_FAILED")] };
+  else {
+    const errors = validate(schema, parsed.document);
     entry = errors.length
       ? { errors: errors.map((e) => withCode(e, "GRAPHQL_VALIDATION_FAILED")) }
-      : { document, unstorable: unstorableStringLiteral(document) !== undefined };
-  } catch (error) {
-    entry = { errors: [withCode(error as GraphQLError, "GRAPHQL_PARSE_FAILED")] };
+      : { document: parsed.document, unstorable: unstorableStringLiteral(parsed.document) !== undefined };
   }
   if (documents.size >= DOCUMENT_CACHE) documents.delete(documents.keys().next().value!);
   documents.set(query, entry);

@@ -565,6 +565,28 @@ export const contentManagementSection: OpenApiSection = {
           },
         },
       },
+      "/api/content/sweep-image-cache": {
+        post: {
+          operationId: "sweepImageCache",
+          summary: "Sweep the images door's cache",
+          description:
+            "Removes cached transforms of files no asset has any more (deleted, or replaced). The images door sweeps a " +
+            "few after each transform it computes; pg_cron calls this daily (04:40) where the database has it. Service key only.",
+          tags,
+          security: [{ serviceRole: [] }],
+          responses: {
+            "200": {
+              description: "How many cached transforms were removed.",
+              content: json({
+                type: "object",
+                required: ["removed"],
+                properties: { removed: { type: "integer", minimum: 0 } },
+              }),
+            },
+            "401": responseRef("AccessTokenInvalid"),
+          },
+        },
+      },
       "/api/content/webhooks/deliver": {
         post: {
           operationId: "deliverWebhooks",

@@ -29,3 +29,11 @@ export const DEFAULT_SECTIONS: readonly OpenApiSection[] = [
   analyticsSection,
   networkSection,
 ];
+
+/**
+ * The sections of the APIs this deployment serves: the document answered at /openapi.json says what the
+ * running site answers, so the support desk and the network, specified but not served yet, are left out.
+ */
+export const SERVED_SECTIONS: readonly OpenApiSection[] = DEFAULT_SECTIONS.filter((section) =>
+  section !== supportSection && section !== networkSection
+);

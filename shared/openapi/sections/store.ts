@@ -125,7 +125,11 @@ export const storeSection: OpenApiSection = {
       "(the examples assume 2024-10); introspection is on.",
   }],
   paths() {
-    const version = pathParam("version", "Any API version, such as 2024-10.", { type: "string", example: "2024-10" });
+    // an example on the parameter itself: the reference page writes the address with it, not with a gap
+    const version = {
+      ...pathParam("version", "Any API version, such as 2024-10.", { type: "string", example: "2024-10" }),
+      example: "2024-10",
+    };
     const token = pathParam("token", "The cart's token.");
     return {
       "/api/store/api/{version}/graphql.json": {

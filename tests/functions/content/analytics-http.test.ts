@@ -176,33 +176,60 @@ test("another method on a route is 405, an unknown route under /api/events is 40
   await refused(await fetch(`${EVENTS}/decide/`), 404, "not_found");
 });
 
-test("a browser's origin is echoed with credentials allowed (posthog-js's XHR sends cookies)", async () => {
-  const res = await fetch(`${EVENTS}/e/`, {
-    method: "POST",
-    headers: { origin: "https://reader.example" },
-    body: JSON.stringify({ api_key: TOKEN, event: "a", distinct_id: unique("cors") }),
-  });
-  await res.body?.cancel();
-  assert.equal(res.headers.get("access-control-allow-origin"), "https://reader.example");
-  assert.equal(res.headers.get("access-control-allow-credentials"), "true");
-  const refusal = await fetch(`${EVENTS}/e/`, { method: "POST", headers: { origin: "https://reader.example" }, body: "" });
-  await refusal.body?.cancel();
-  assert.equal(refusal.headers.get("access-control-allow-origin"), "https://reader.example", "errors too");
+// the demo site's domain is demo.sitewire.dev (site.yaml); the test host's public address is its own
+const SITE_ORIGINS = () => ["https://demo.sitewire.dev", "https://blog.demo.sitewire.dev", new URL(host.baseUrl).origin];
+const ELSEWHERE = ["https://reader.example", "http://demo.sitewire.dev", "https://demo.sitewire.dev.evil.example", "null"];
+
+test("the site's own origins are echoed with credentials allowed (posthog-js's XHR sends cookies)", async () => {
+  for (const origin of SITE_ORIGINS()) {
+    const res = await fetch(`${EVENTS}/e/`, {
+      method: "POST",
+      headers: { origin },
+      body: JSON.stringify({ api_key: TOKEN, event: "a", distinct_id: unique("cors") }),
+    });
+    await res.body?.cancel();
+    assert.equal(res.headers.get("access-control-allow-origin"), origin);
+    assert.equal(res.headers.get("access-control-allow-credentials"), "true");
+    const refusal = await fetch(`${EVENTS}/e/`, { method: "POST", headers: { origin }, body: "" });
+    await refusal.body?.cancel();
+    assert.equal(refusal.headers.get("access-control-allow-origin"), origin, "errors too");
+  }
 });
 
-test("a browser's preflight gets its origin echoed with credentials allowed, so credentialed XHR may follow", async () => {
+test("any other origin gets the open CORS without credentials, on answers and preflights", async () => {
+  for (const origin of ELSEWHERE) {
+    const res = await fetch(`${EVENTS}/e/`, {
+      method: "POST",
+      headers: { origin },
+      body: JSON.stringify({ api_key: TOKEN, event: "a", distinct_id: unique("cors") }),
+    });
+    await res.body?.cancel();
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("access-control-allow-origin"), "*", origin);
+    assert.equal(res.headers.get("access-control-allow-credentials"), null, origin);
+    const preflight = await fetch(`${EVENTS}/e/`, {
+      method: "OPTIONS",
+      headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
+    await preflight.body?.cancel();
+    assert.equal(preflight.headers.get("access-control-allow-credentials"), null, origin);
+    assert.notEqual(preflight.headers.get("access-control-allow-origin"), origin);
+  }
+});
+
+test("a site origin's preflight gets its origin echoed with credentials allowed, so credentialed XHR may follow", async () => {
   for (const path of ["", "/", "/e/", "/batch/", "/flags/", "/e"]) {
     const res = await fetch(`${EVENTS}${path}`, {
       method: "OPTIONS",
       headers: {
-        origin: "https://reader.example",
+        origin: "https://demo.sitewire.dev",
         "access-control-request-method": "POST",
         "access-control-request-headers": "content-type",
       },
     });
     await res.body?.cancel();
     assert.ok(res.status >= 200 && res.status < 300, `${path}: ${res.status}`);
-    assert.equal(res.headers.get("access-control-allow-origin"), "https://reader.example", path);
+    assert.equal(res.headers.get("access-control-allow-origin"), "https://demo.sitewire.dev", path);
     assert.equal(res.headers.get("access-control-allow-credentials"), "true", path);
     assert.match(res.headers.get("access-control-allow-methods") ?? "", /POST/, path);
     assert.match(res.headers.get("access-control-allow-headers") ?? "", /content-type/i, path);

@@ -360,14 +360,14 @@ test("a DateTime filter takes real dates in years 0001 to 9999 only: INVALID_QUE
   }
 });
 
-test("a body over 1 MB is INVALID_QUERY 400", async () => {
+test("a body over 1 MB is PAYLOAD_TOO_LARGE 413, as in every API", async () => {
   const res = await fetch(graphql, {
     method: "POST",
     headers: { authorization: `Bearer ${delivery}`, "content-type": "application/json" },
     body: JSON.stringify({ query: `{ __typename } # ${"x".repeat(1024 * 1024)}` }),
   });
-  assert.equal(res.status, 400);
-  assert.match(only({ body: await res.json() }, "INVALID_QUERY").message, /larger than 1 MB/);
+  assert.equal(res.status, 413);
+  assert.match(only({ body: await res.json() }, "PAYLOAD_TOO_LARGE").message, /larger than 1 MB/);
 });
 
 test("the per-second limit answers 429 RATE_LIMIT_EXCEEDED with the reset header", async () => {

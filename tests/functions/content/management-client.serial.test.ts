@@ -322,3 +322,41 @@ test("the client's nested (legacy) API: space, environment, entry and asset life
     assert.ok((await space.getWebhooks()).items.some((w) => w.sys.id === hook.sys.id));
     await hook.delete();
   }));
+
+const USER = (id: string) => ({ sys: { type: "Link", linkType: "User", id } });
+
+test("every management read names its makers: records from the repository name the site's repository user", async () => {
+  // git mode reads too: the demo site's records came from its repository
+  const entries: any = await client.entry.getMany({ query: { limit: 5 } });
+  assert.ok(entries.items.length > 0);
+  for (const entry of entries.items) {
+    assert.deepEqual(entry.sys.createdBy, USER("site-repository"), entry.sys.id);
+    assert.deepEqual(entry.sys.updatedBy, USER("site-repository"), entry.sys.id);
+    if (entry.sys.publishedVersion) assert.deepEqual(entry.sys.publishedBy, USER("site-repository"));
+  }
+  const assets: any = await client.asset.getMany({ query: { limit: 3 } });
+  for (const asset of assets.items) {
+    assert.deepEqual(asset.sys.createdBy, USER("site-repository"), asset.sys.id);
+    assert.deepEqual(asset.sys.updatedBy, USER("site-repository"), asset.sys.id);
+  }
+});
+
+test("an entry made with a key no person made names the key; edited later by a person's key, updatedBy names them", () =>
+  inCloudMode(async () => {
+    const bare = await host.key("management");
+    const [{ id: keyId }] = await sql<{ id: string }[]>`
+      select id::text from public.api_keys where created_by is null order by created_at desc limit 1`;
+    const made: any = await managementClient(bare).entry.create({ contentTypeId: "article" }, {
+      fields: { title: { "en-US": unique("Made by a bare key") } },
+    });
+    try {
+      assert.deepEqual(made.sys.createdBy, USER(keyId));
+      assert.deepEqual(made.sys.updatedBy, USER(keyId));
+      made.fields.summary = { "en-US": "edited" };
+      const edited: any = await client.entry.update({ entryId: made.sys.id }, made);
+      assert.deepEqual(edited.sys.createdBy, USER(keyId));
+      assert.deepEqual(edited.sys.updatedBy, USER(maker));
+    } finally {
+      await client.entry.delete({ entryId: made.sys.id });
+    }
+  }));

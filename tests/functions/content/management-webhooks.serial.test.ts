@@ -321,3 +321,55 @@ test("the delivery route pg_net and pg_cron call: service key only, content's ow
     assert.equal(row.last_status, 200);
     await call("DELETE", `${env}/entries/${created.body.sys.id}`, key);
   })));
+
+test("filters (equals, in, regexp, not on sys.id, the content type, the environment, the maker): a definition whose filters do not match gets no delivery", () =>
+  inCloudMode(() => withReceiver(async (receiver, hooks) => {
+    const { key: makerKeyToo, maker } = await makerKey();
+    const doc = (path: string) => ({ doc: path });
+    const filtered: [string, unknown[]][] = [
+      ["articles", [{ equals: [doc("sys.contentType.sys.id"), "article"] }]],
+      ["books", [{ equals: [doc("sys.contentType.sys.id"), "book"] }]],
+      ["in-types", [{ in: [doc("sys.contentType.sys.id"), ["page", "article"]] }]],
+      ["id-pattern", [{ regexp: [doc("sys.id"), { pattern: "^article\\.filtered-" }] }]],
+      ["id-other", [{ regexp: [doc("sys.id"), { pattern: "^article\\.elsewhere-" }] }]],
+      ["not-master", [{ not: { equals: [doc("sys.environment.sys.id"), "master"] } }]],
+      ["master-by-maker", [{ equals: [doc("sys.environment.sys.id"), "master"] }, { equals: [doc("sys.createdBy.sys.id"), maker] }]],
+      ["by-someone-else", [{ equals: [doc("sys.createdBy.sys.id"), "someone-else"] }]],
+    ];
+    const byName: Record<string, string> = {};
+    for (const [name, filters] of filtered) {
+      const made = await define(receiver, ["Entry.create"], { name: `${name}-${unique("f")}`, filters });
+      assert.deepEqual(made.filters, filters, "filters are kept and answered back");
+      hooks.push(made.sys.id);
+      byName[made.sys.id] = name;
+    }
+    const d = dispatcher();
+    const title = unique("Filtered");
+    const created = await call("POST", `${env}/entries`, makerKeyToo, { fields: { title: { "en-US": title } } }, { "x-contentful-content-type": "article" });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.match(created.body.sys.id, /^article\.filtered-/);
+    await deliver(d, receiver, 4);
+    const written = await sql<{ subscription_id: string }[]>`
+      select subscription_id from public.webhook_outbox where api = 'content' and subscription_id = any(${hooks}::text[])`;
+    assert.deepEqual(written.map((r) => byName[r.subscription_id]).sort(), ["articles", "id-pattern", "in-types", "master-by-maker"]);
+    await call("DELETE", `${env}/entries/${created.body.sys.id}`, makerKeyToo);
+  })));
+
+test("filters of an unknown shape, path or pattern are refused with the filter named", () =>
+  inCloudMode(async () => {
+    for (
+      const [filters, why] of [
+        [[{ equals: [{ doc: "fields.title" }, "x"] }], /doc is one of/],
+        [[{ contains: [{ doc: "sys.id" }, "x"] }], /a filter is/],
+        [[{ in: [{ doc: "sys.id" }, "not-a-list"] }], /list of 1 to 100 strings/],
+        [[{ regexp: [{ doc: "sys.id" }, { pattern: "(" }] }], /not a regular expression/],
+        [[{ not: { not: { equals: [{ doc: "sys.id" }, "x"] } } }], /not filter holds one of/],
+        ["all", /list of at most 20/],
+      ] as [unknown, RegExp][]
+    ) {
+      const r = await call("POST", `${space}/webhook_definitions`, key, { name: unique("bad"), url: "https://hooks.example/x", topics: ["*.*"], filters });
+      assertError(r, 422, "ValidationFailed");
+      assert.match(JSON.stringify(r.body.details.errors), why, JSON.stringify(filters));
+      assert.equal(r.body.details.errors[0].path[0], "filters");
+    }
+  }));

@@ -446,7 +446,7 @@ test("client mistakes in an entry body are 4xx, never a 5xx: documents, NUL, nes
   for (let i = 0; i < 100; i++) deep = { deep };
   assertError(await create({ seo: { "en-US": deep } }), 400, "BadQuery");
   const huge = await create({ summary: { "en-US": "x".repeat(1024 * 1024) } });
-  assertError(huge, 400, "BadQuery");
+  assertError(huge, 413, "PayloadTooLarge");
   assert.match(huge.body.message, /larger than 1 MB/);
   // dates: only real ones, in years 0001 to 9999
   for (const date of ["0000-01-01", "9999-12-31T23:59:59-14:00", "2024-02-30", "99999-01-01"]) {

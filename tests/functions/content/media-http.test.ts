@@ -6,7 +6,8 @@ import { testHost } from "../../helpers/host.ts";
 import { testSql } from "../../helpers/db.ts";
 import { MAX_INPUT_PIXELS } from "../../../shared/images/sniff.ts";
 import { Hono } from "hono";
-import { mediaHandler, type MediaOptions, sweepImageCache } from "../../../functions/content/routes/media.ts";
+import { mediaHandler, type MediaOptions } from "../../../functions/content/routes/media.ts";
+import { serviceKey } from "../../../shared/service-key.ts";
 import { contentErrorHandler } from "../../../functions/content/envelope.ts";
 import { transformImage } from "../../../functions/content/images/mod.ts";
 
@@ -321,7 +322,17 @@ test("cached transforms of a file no asset has any more (deleted or replaced) ar
       crypto.randomUUID().replaceAll("-", "")
     } where id = ${replaced.id}`;
     await sql`delete from public.content_assets where id = ${deleted.id}`;
-    await sweepImageCache(host.ctx);
+    // pg_cron's daily call: the route, with the service key only
+    const route = `${host.baseUrl}/api/content/sweep-image-cache`;
+    for (const token of [undefined, await host.key("management"), await host.revokedKey("management")]) {
+      const refused = await fetch(route, { method: "POST", headers: token ? { authorization: `Bearer ${token}` } : {} });
+      assert.equal(refused.status, 401);
+      assert.equal((await refused.json()).sys.id, "AccessTokenInvalid");
+    }
+    const swept = await fetch(route, { method: "POST", headers: { authorization: `Bearer ${await serviceKey(host.ctx)}` } });
+    assert.equal(swept.status, 200);
+    // (a transform computed meanwhile by another test may have swept them first: the files are what count)
+    assert.equal(typeof (await swept.json()).removed, "number");
     assert.deepEqual(await cachedOf(replaced.hash), []);
     assert.deepEqual(await cachedOf(deleted.hash), []);
     assert.equal(await listed(replaced.hash) + await listed(deleted.hash), 0);
@@ -371,6 +382,63 @@ test("a process computes only a few transforms at once; the others wait their tu
   assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200]);
   await Promise.all(answers.map((r) => r.body?.cancel()));
   assert.equal(most, 2);
+});
+
+test("one address has one transform computed at a time: another address is served beside its queue", async () => {
+  const a = await assetPath("image/png");
+  const started: string[] = [];
+  const finished: string[] = [];
+  let greedyAtOnce = 0, greedyMost = 0;
+  const first = 100 + Math.floor(Math.random() * 800);
+  const otherWidth = first + 10;
+  const app = mediaApp({
+    atOnce: 2,
+    transform: async (bytes, params) => {
+      const who = params.width === otherWidth ? "other" : "greedy";
+      started.push(who);
+      if (who === "greedy") greedyMost = Math.max(greedyMost, ++greedyAtOnce);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      try {
+        return await transformImage(bytes, params);
+      } finally {
+        finished.push(who);
+        if (who === "greedy") greedyAtOnce--;
+      }
+    },
+  });
+  const base = doorPath(a.url);
+  const greedy = uniqueAddress();
+  const asks = [0, 1, 2, 3].map((n) => app.request(`${base}?w=${first + n}&fm=png`, {}, { clientAddress: greedy }));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const other = app.request(`${base}?w=${otherWidth}&fm=png`, {}, { clientAddress: uniqueAddress() });
+  const answers = await Promise.all([...asks, other]);
+  assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200]);
+  await Promise.all(answers.map((r) => r.body?.cancel()));
+  assert.equal(greedyMost, 1, `the greedy address never had two computed at once: ${started}`);
+  // without a line per address the other would wait behind the whole queue and finish last
+  assert.ok(finished.indexOf("other") <= 1, `the other address did not wait behind its queue: ${finished}`);
+});
+
+test("a transform is bounded in the pixels it makes: past 3840×2160 it is refused before any decoding", async () => {
+  const a = await assetPath("image/png");
+  let computed = 0;
+  const app = mediaApp({
+    transform: async (bytes, params) => {
+      computed++;
+      return await transformImage(bytes, params);
+    },
+  });
+  const base = doorPath(a.url);
+  const started = performance.now();
+  for (const query of ["w=4000&h=4000&fit=scale", "w=4000&h=2200&fit=pad", "w=3000&h=3000&fit=fill"]) {
+    const res = await app.request(`${base}?${query}`, {}, { clientAddress: uniqueAddress() });
+    const body = await res.json();
+    assert.equal(res.status, 422, query);
+    assert.equal(body.sys.id, "ValidationFailed");
+    assert.match(body.message, /at most 8294400 pixels/);
+  }
+  assert.equal(computed, 3);
+  assert.ok(performance.now() - started < 1000, "refused without the work");
 });
 
 test("a library file a browser would run as a page (HTML, SVG) is sandboxed; pictures and PDFs are not, and nothing is sniffed", async () => {

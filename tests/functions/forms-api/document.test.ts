@@ -725,3 +725,21 @@ test("numbers of any size or precision round-trip: score points, limits, constan
     assert.deepEqual(back, core, String(n));
   }
 });
+
+test("a group's description is kept: in the definition, through the document and back", () => {
+  const core = normalizeDefinition({
+    title: "t",
+    fields: [{
+      type: "group",
+      ref: "about",
+      title: "About you",
+      properties: { description: "A few things\nabout you.", fields: [{ ref: "q", title: "Name?", type: "short_text" }] },
+    }],
+  }, "t");
+  assert.equal(core.fields[0].properties.description, "A few things\nabout you.");
+  const text = renderDocument({ core });
+  assert.match(text, /^ {2}description: A few things\\nabout you\.$/m);
+  assert.deepEqual(parseDocument(text).core, core);
+  const parsed = parseDocument(`${HEAD}\n## Slide\n  description: Said under the title.\nq text: Q?\n`).core;
+  assert.equal(parsed.fields[0].properties.description, "Said under the title.");
+});

@@ -74,7 +74,13 @@ test("the api module off: the booker page, its times, its bookings and its payme
 
 test("the sessions module off: the booker page, its calls, the payment routes and the API are all 404", async () => {
   await withSettings((_config, modules) => (modules.sessions = false), async () => {
-    assert.equal((await page("/book/intro-call")).status, 404);
+    // the pages a person opens answer the page's own 404, in HTML, not the API's JSON
+    for (const path of ["/book/intro-call", "/book/intro-call/embed?embed=", "/book/video/some-room", "/book/no-such-type"]) {
+      const html = await page(path);
+      assert.equal(html.status, 404, path);
+      assert.match(html.type, /^text\/html/, path);
+      assert.match(html.text, /<h1>Session not found<\/h1>/, path);
+    }
     assertError(
       await call(
         "GET",

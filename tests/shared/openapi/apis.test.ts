@@ -137,6 +137,7 @@ const ROUTES: Record<string, [string, string][]> = {
     ["put", "/api/content/spaces/{space}/webhook_definitions/{webhook_id}"],
     ["delete", "/api/content/spaces/{space}/webhook_definitions/{webhook_id}"],
     ["post", "/api/content/sweep-uploads"],
+    ["post", "/api/content/sweep-image-cache"],
     ["post", "/api/content/webhooks/deliver"],
     ["post", "/api/content/repository/push"],
     ["post", "/api/content/content/v1/spaces/{space}/environments/{environment}"],

@@ -10,7 +10,7 @@ import {
   type WebhookAdapter,
 } from "../../../shared/webhooks/dispatcher.ts";
 import { hmacSha256Hex } from "../../../shared/webhooks/sign.ts";
-import { onPGlite, pool, startReceiver, uniqueApi } from "./support.ts";
+import { databaseUrl, onPGlite, pool, startReceiver, uniqueApi } from "./support.ts";
 
 const sql = await pool();
 const pglite = await onPGlite();
@@ -579,6 +579,53 @@ test("deliverDue goes on while full batches come back, at most maxPasses of them
     assert.deepEqual(await deliverDue(options, 5), { claimed: 1, delivered: 1, retrying: 0, failed: 0 });
     assert.equal(receiver.receipts.length, 5);
   } finally {
+    await receiver.close();
+  }
+});
+
+test("a dispatcher process killed between claiming rows and recording them loses nothing: another delivers them once the claim lapses", async () => {
+  const receiver = startReceiver();
+  const api = uniqueApi();
+  const lease = 2;
+  const ids: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    ids.push(await enqueueWebhook(sql, { api, subscriptionId: 1, event: "e", url: `${receiver.url}/${i}`, body: `{"n":${i}}` }));
+  }
+  // the receiver takes the first requests and never answers them: the process is mid-delivery
+  receiver.reply = "hang";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./dispatcher-process.ts", import.meta.url).pathname, (await databaseUrl()).url, api, String(lease)],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    await receiver.waitFor(3, 30_000);
+    const claimed = await sql<{ status: string; attempts: number; claimed_until: Date | null }[]>`
+      select status, attempts, claimed_until from public.webhook_outbox where api = ${api} order by id`;
+    assert.ok(claimed.every((r) => r.status === "pending" && r.attempts === 1 && r.claimed_until), JSON.stringify(claimed));
+    child.kill("SIGKILL");
+    const status = await child.status;
+    assert.equal(status.signal, "SIGKILL");
+
+    // nothing was recorded; while the claim holds, no other dispatcher touches the rows
+    receiver.reply = "ok";
+    const other = createDispatcher({ sql, adapters: { [api]: testAdapter().adapter }, allowPrivate: true });
+    assert.equal((await other.runOnce()).claimed, 0, "the dead process's claim still holds");
+    await new Promise((resolve) => setTimeout(resolve, lease * 1000 + 200));
+    assert.deepEqual(await other.runOnce(), { claimed: 3, delivered: 3, retrying: 0, failed: 0 });
+    const rows = await sql<{ id: number; status: string; attempts: number }[]>`
+      select id, status, attempts from public.webhook_outbox where api = ${api} order by id`;
+    assert.deepEqual(rows.map((r) => [Number(r.id), r.status, r.attempts]), ids.map((id) => [id, "delivered", 2]));
+    // each row reached the receiver once from each dispatcher: at least once, never dropped
+    const byRow = receiver.receipts.map((r) => Number(r.headers.get("x-delivery-id")));
+    for (const id of ids) assert.equal(byRow.filter((x) => x === id).length, 2);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+    await child.stdout.cancel().catch(() => {});
     await receiver.close();
   }
 });

@@ -15,9 +15,14 @@
   // embed-core frames the page inline, or in a modal (a floating button opens a modal too)
   const embedType = ["modal", "floatingButton"].includes(params.get("embedType")) ? "modal" : "inline";
   const base = location.pathname.replace(/\/embed\/?$/, "").replace(/\/$/, "");
-  const zone = params.get("timeZone") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  let zone = params.get("timeZone") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  // Cal's embed sends layout=month_view (and week_view, column_view): the month grid is this page's view
+  const layout = params.get("layout") || "month_view";
   const $ = (id) => document.getElementById(id);
+  const narrow = () => matchMedia("(max-width: 600px)").matches;
   const state = {
+    // 12 or 24 hours: the visitor's locale decides until they choose
+    hour12: new Intl.DateTimeFormat(undefined, { hour: "numeric" }).resolvedOptions().hour12 !== false,
     length: Number(params.get("duration")) || data.lengths[0],
     month: null,
     day: null,
@@ -98,20 +103,37 @@
   }
   applyTheme(params.get("theme") || params.get("ui.color-scheme") || "light");
 
-  // --- dates in the visitor's zone
-  const dayFmt = new Intl.DateTimeFormat("en-CA", {
-    timeZone: zone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  });
-  const timeFmt = new Intl.DateTimeFormat(undefined, { timeZone: zone, hour: "2-digit", minute: "2-digit" });
+  // --- dates in the visitor's zone (which the picker may change) and their clock
+  let dayFmt, timeFmt;
+  function formats() {
+    dayFmt = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
+    timeFmt = new Intl.DateTimeFormat(undefined, {
+      timeZone: zone,
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: state.hour12 ? "h12" : "h23",
+    });
+  }
+  formats();
   const longDay = new Intl.DateTimeFormat(undefined, {
     timeZone: "UTC",
     weekday: "long",
     month: "long",
     day: "numeric",
   });
+  // each day button's accessible name: the full date
+  const fullDay = new Intl.DateTimeFormat(undefined, {
+    timeZone: "UTC",
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  });
+  /** Says `text` through the page's live region (screen readers announce it). */
+  function announce(text) {
+    $("live").textContent = "";
+    setTimeout(() => ($("live").textContent = text), 50);
+  }
   function monthOf(date) {
     return date.slice(0, 7);
   }
@@ -127,6 +149,7 @@
     const start = new Date(Date.UTC(y, m - 1, 0)).toISOString().slice(0, 10);
     const end = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
     $("status").textContent = "Loading times…";
+    announce("Loading times…");
     try {
       const r = await fetch(
         `${base}/slots?start=${start}&end=${end}&timeZone=${
@@ -141,6 +164,7 @@
         if (monthOf(day) === state.month) state.days[day] = list;
       }
       $("status").textContent = Object.keys(state.days).length ? "" : "No open times this month.";
+      announce(Object.keys(state.days).length ? `${Object.keys(state.days).length} days with open times` : "No open times this month.");
       renderDays();
       if (!state.loaded) {
         state.loaded = true;
@@ -149,6 +173,7 @@
       }
     } catch (error) {
       $("status").textContent = "The times could not be loaded.";
+      $("page-error").textContent = "The times could not be loaded. Please try again in a moment.";
       if (!state.loaded) {
         post("linkFailed", {
           code: String(error.status || 500),
@@ -168,17 +193,21 @@
       b.type = "button";
       b.textContent = `${len} min`;
       b.className = len === state.length ? "chip on" : "chip";
+      b.setAttribute("aria-pressed", String(len === state.length));
       b.dataset.length = String(len);
       b.onclick = () => {
         state.length = len;
         state.day = null;
+        $("length-shown").textContent = `${len} min`;
         renderLengths();
+        box.querySelector(`[data-length="${len}"]`).focus();
         loadMonth();
       };
       box.appendChild(b);
     }
   }
 
+  /** The month as a grid of numbered days (Monday first): open days are buttons, the others disabled. */
   function renderDays() {
     $("month-label").textContent = new Intl.DateTimeFormat(undefined, {
       timeZone: "UTC",
@@ -187,36 +216,94 @@
     }).format(new Date(`${state.month}-01T00:00:00Z`));
     const days = $("days");
     days.innerHTML = "";
-    for (const day of Object.keys(state.days).sort()) {
+    const [y, m] = state.month.split("-").map(Number);
+    const first = new Date(Date.UTC(y, m - 1, 1));
+    const count = new Date(Date.UTC(y, m, 0)).getUTCDate();
+    for (let i = 0; i < (first.getUTCDay() + 6) % 7; i++) days.appendChild(document.createElement("span"));
+    for (let n = 1; n <= count; n++) {
+      const day = `${state.month}-${String(n).padStart(2, "0")}`;
+      const open = Boolean(state.days[day] && state.days[day].length);
       const b = document.createElement("button");
       b.type = "button";
-      b.className = day === state.day ? "day on" : "day";
+      b.textContent = String(n);
       b.dataset.day = day;
-      b.textContent = longDay.format(new Date(`${day}T12:00:00Z`));
-      b.onclick = () => {
-        state.day = day;
-        renderDays();
-        renderTimes();
-        post("__routeChanged", {});
-      };
+      const name = fullDay.format(new Date(`${day}T12:00:00Z`));
+      b.setAttribute("aria-label", open ? name : `${name}, no open times`);
+      if (open) {
+        b.className = day === state.day ? "day on" : "day";
+        b.setAttribute("aria-pressed", String(day === state.day));
+        b.onclick = () => chooseDay(day);
+      } else {
+        b.className = "closed";
+        b.disabled = true;
+      }
       days.appendChild(b);
     }
     renderTimes();
   }
 
+  /** A day chosen: its times beside the month (below it on a phone, scrolled to), the first time focused. */
+  function chooseDay(day) {
+    state.day = day;
+    renderDays();
+    post("__routeChanged", {});
+    const column = document.querySelector(".times-column");
+    if (narrow()) column.scrollIntoView({ block: "start" });
+    const firstTime = $("times").querySelector("button");
+    (firstTime || $("times-label")).focus({ preventScroll: !narrow() });
+    announce(`${longDay.format(new Date(`${day}T12:00:00Z`))}: ${(state.days[day] || []).length} times`);
+  }
+
   function renderTimes() {
     const box = $("times");
     box.innerHTML = "";
+    $("times-label").textContent = state.day
+      ? longDay.format(new Date(`${state.day}T12:00:00Z`))
+      : "Choose a day";
     for (const slot of state.days[state.day] || []) {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "time";
+      b.className = state.slot && state.slot.start === slot.start ? "time on" : "time";
+      b.setAttribute("aria-pressed", String(Boolean(state.slot && state.slot.start === slot.start)));
       b.dataset.start = slot.start;
       b.textContent = timeFmt.format(new Date(slot.start)) +
         (slot.seatsRemaining !== undefined ? ` · ${slot.seatsRemaining} left` : "");
       b.onclick = () => choose(slot);
       box.appendChild(b);
     }
+  }
+
+  /** The time-zone picker (every zone the browser knows, the visitor's first) and the 12/24-hour toggle. */
+  function renderSettings() {
+    const picker = $("zone-picker");
+    const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+    for (const z of [zone, ...zones.filter((z) => z !== zone)]) {
+      const option = document.createElement("option");
+      option.value = option.textContent = z;
+      picker.appendChild(option);
+    }
+    picker.value = zone;
+    picker.onchange = () => {
+      zone = picker.value;
+      $("zone").textContent = zone;
+      formats();
+      state.day = null;
+      state.slot = null;
+      loadMonth();
+    };
+    const clock = () => {
+      $("fmt-12").setAttribute("aria-pressed", String(state.hour12));
+      $("fmt-24").setAttribute("aria-pressed", String(!state.hour12));
+    };
+    for (const [id, twelve] of [["fmt-12", true], ["fmt-24", false]]) {
+      $(id).onclick = () => {
+        state.hour12 = twelve;
+        formats();
+        clock();
+        renderTimes();
+      };
+    }
+    clock();
   }
 
   const SCREENS = ["pick", "form", "move", "cancel", "done"];
@@ -234,16 +321,20 @@
 
   function choose(slot) {
     state.slot = slot;
+    renderTimes();
     const text = `${longDay.format(new Date(`${state.day}T12:00:00Z`))}, ${
       timeFmt.format(new Date(slot.start))
     } (${zone}), ${state.length} min`;
     if (state.manage) {
       $("move-chosen").textContent = `Move ${state.manage.booking.title} to ${text}`;
       show("move");
+      $("f-reason").focus();
     } else {
       $("chosen").textContent = text;
       show("form");
+      $("f-name").focus();
     }
+    announce(text);
   }
 
   function authHeaders() {
@@ -259,6 +350,71 @@
     });
     const answer = await r.json();
     return { ok: r.ok, status: r.status, data: answer.data, error: answer.error };
+  }
+
+  /** The input a refusal's details.field names (attendee.email, bookingFieldsResponses.<slug>, ...). */
+  function inputFor(field) {
+    const known = {
+      "attendee.name": "f-name",
+      "attendee.email": "f-email",
+      "attendee.phoneNumber": "f-phone",
+      "guests": "f-guests",
+      "location": "f-location",
+      "bookingFieldsResponses.notes": "f-notes",
+    };
+    const id = known[field] || (String(field).startsWith("bookingFieldsResponses.")
+      ? `f-${field.slice("bookingFieldsResponses.".length)}`
+      : null);
+    return id ? $(id) : null;
+  }
+
+  /** What a refusal means, in plain words: by the field it concerns, or by its code. */
+  function plainWords(error) {
+    const details = error.details || {};
+    const byField = {
+      "attendee.name": "Please enter your name.",
+      "attendee.email": "Please enter an email address we can write to, such as name@example.com.",
+      "attendee.phoneNumber": "Please enter a phone number, such as +44 20 7946 0958.",
+      "guests": "Guests must be email addresses, separated by commas.",
+    };
+    if (byField[details.field]) return byField[details.field];
+    if (String(details.field || "").startsWith("bookingFieldsResponses.")) {
+      return /one of/.test(error.message) ? "Please choose one of the options." : "Please fill this in.";
+    }
+    const byCode = {
+      taken: "That time was just taken. Please go back and choose another.",
+      "too-soon": "That time is too soon to book. Please go back and choose a later one.",
+      guest: "Please sign in to book this session.",
+      over: "You have booked as many of these sessions as your plan allows.",
+      "not-included": "Your plan does not include this session.",
+      unpaid: "This session needs a payment first.",
+    };
+    return byCode[details.code] || error.message;
+  }
+
+  /** Clears what an earlier refusal marked beside the fields. */
+  function clearFieldErrors() {
+    for (const note of document.querySelectorAll(".field-error")) note.remove();
+    for (const input of document.querySelectorAll("[aria-invalid]")) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    }
+  }
+
+  /** A refusal shown beside the field it concerns (focused), else in the form's alert line. */
+  function showRefusal(error, errorLine) {
+    const words = plainWords(error);
+    const input = error.details ? inputFor(error.details.field) : null;
+    if (!input) throw new Error(words);
+    const note = document.createElement("p");
+    note.className = "field-error";
+    note.id = `${input.id}-error`;
+    note.textContent = words;
+    input.insertAdjacentElement("afterend", note);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", note.id);
+    input.focus();
+    $(errorLine).textContent = words;
   }
 
   /**
@@ -298,12 +454,15 @@
       : null;
     $("done-actions").hidden = !state.manage;
     show("done");
+    $("done-title").focus();
+    announce(title);
   }
 
   /** Runs a screen's action with its button held down; a failure is shown in the screen's error line. */
   async function acting(button, errorLine, run) {
     $(button).disabled = true;
     $(errorLine).textContent = "";
+    clearFieldErrors();
     try {
       await run();
     } catch (error) {
@@ -356,7 +515,10 @@
         (embedded ? window.top : window).location.href = c.data.url;
         return;
       }
-      if (!r.ok) throw new Error(r.error ? r.error.message : "Booking failed.");
+      if (!r.ok) {
+        if (r.error) return showRefusal(r.error, "form-error");
+        throw new Error("The booking could not be made. Please try again.");
+      }
       const bookings = Array.isArray(r.data) ? r.data : [r.data];
       done(
         bookings[0].status === "pending" ? "Requested: the host will confirm." : "Booked.",
@@ -377,7 +539,7 @@
         email: m.email,
         reschedulingReason: $("f-reason").value || undefined,
       });
-      if (!r.ok) throw new Error(r.error ? r.error.message : "The booking could not be moved.");
+      if (!r.ok) throw new Error(r.error ? plainWords(r.error) : "The booking could not be moved.");
       done("Rescheduled.", [r.data], m.email);
       post("rescheduleBookingSuccessfulV2", successData([r.data]));
     });
@@ -527,6 +689,8 @@
   const today = dayFmt.format(new Date());
   state.month = params.get("month") || monthOf(params.get("date") || today);
   $("zone").textContent = zone;
+  document.querySelector("main").dataset.layout = layout;
+  renderSettings();
   renderLengths();
   post("__iframeReady", { isPrerendering: false });
   sizeChanged(true);

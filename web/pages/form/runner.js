@@ -554,7 +554,8 @@ function showWelcome() {
     ),
   );
   if (buttonless) root.querySelector(".welcome").focus({ preventScroll: true });
-  post("form-screen-changed", { ref: "welcome" });
+  // no form-screen-changed: the SDK's onQuestionChanged names questions, and the welcome screen is not
+  // one (welcome-screen-hidden tells when it is left)
 }
 
 function showSlide(index, forward) {
@@ -577,6 +578,7 @@ function showSlide(index, forward) {
     group.title
       ? el("h1", { id: `slide-title-${index}` }, group.title)
       : el("h1", { id: `slide-title-${index}`, class: "visually-hidden" }, def.title),
+    group.properties.description ? el("p", { class: "slide-description" }, group.properties.description) : null,
     group.properties.fields.map((f) => f.type === "statement" ? statement(f) : question(f)),
     el(
       "div",
@@ -699,7 +701,7 @@ function showEnding(result) {
     ),
   );
   announce("Your answers have been sent.");
-  post("form-screen-changed", { ref: ending.ref });
+  // no form-screen-changed: an ending is not a question (form-submit, sent just before, announces it)
 }
 
 // ---------------------------------------------------------------- start
