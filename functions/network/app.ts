@@ -12,7 +12,7 @@
 // Every error leaves as an XRPC error body { error, message } (xrpc/errors.ts).
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
-import { openCors } from "../../shared/http.ts";
+import { answerEntryRefusal, openCors } from "../../shared/http.ts";
 import { methodTable } from "./api/index.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { blobRoute } from "./routes/blob.ts";
@@ -30,6 +30,8 @@ export function createNetworkApp(ctx: FunctionContext): Hono {
       exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After"],
     }),
   );
+  // a method the host's entry cannot carry, or its failure, still leaves as an XRPC error body
+  app.use("*", answerEntryRefusal((method) => new XrpcError(405, "InvalidRequest", `The method ${method} is not allowed.`)));
   app.onError(xrpcErrorHandler);
   app.notFound(() => {
     throw new XrpcError(404, "NotFound", "No such route in the protocol server.");
