@@ -26,7 +26,6 @@ import { XrpcError, xrpcErrorHandler } from "./xrpc/errors.ts";
 
 export function createNetworkApp(ctx: FunctionContext): Hono {
   const app = new Hono({ strict: false });
-  app.use("*", answerEntryRefusal((method) => new XrpcError(405, "InvalidRequest", `The method ${method} is not allowed.`)));
   app.use(
     "*",
     openCors({
@@ -35,6 +34,8 @@ export function createNetworkApp(ctx: FunctionContext): Hono {
       exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After"],
     }),
   );
+  // a method the host's entry cannot carry, or its failure, still leaves as an XRPC error body
+  app.use("*", answerEntryRefusal((method) => new XrpcError(405, "InvalidRequest", `The method ${method} is not allowed.`)));
   app.onError(xrpcErrorHandler);
   app.notFound(() => {
     throw new XrpcError(404, "NotFound", "No such route in the protocol server.");
