@@ -130,7 +130,7 @@ const FILTER_SHAPE =
 
 /**
  * Contentful's `filters` (absent or null: none), each checked so that the outbox trigger, which evaluates
- * them for every change (migration 20261125190200), only meets shapes it knows. Problems go to `problems`.
+ * them for every change (migration 20261125211200), only meets shapes it knows. Problems go to `problems`.
  */
 async function readFilters(sql: Sql, value: unknown, problems: FieldProblem[]): Promise<unknown[]> {
   if (value === undefined || value === null) return [];

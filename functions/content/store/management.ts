@@ -21,7 +21,7 @@ export async function managementTransaction<T>(
 ): Promise<T> {
   return await sql.begin(async (tx) => {
     // sitewire.actor: the key's maker, or the key itself when no person made it (migration
-    // 20261125190000); sitewire.key: the repository push names the key in its commit (migration 080)
+    // 20261125211000); sitewire.key: the repository push names the key in its commit (migration 080)
     await tx`select
       set_config('sitewire.actor', coalesce((select coalesce(created_by::text, id::text) from public.api_keys
       where id = ${actor.keyId ?? null}::uuid), ''), true),

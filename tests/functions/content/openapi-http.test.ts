@@ -38,18 +38,14 @@ test("the served document (the demo site, every module on) passes redocly lint w
   const doc = await (await fetch(`${host.baseUrl}/openapi.json`)).json();
   const report = await redoclyLint(doc);
   assert.deepEqual(lintErrors(report), []);
-  for (const group of ["Content API", "Forms API", "Scheduling API", "Store API", "Analytics API"]) {
+  for (const group of ["Content API", "Forms API", "Scheduling API", "Store API", "Support API", "Analytics API"]) {
     assert.ok(doc["x-tagGroups"].some((g: { name: string }) => g.name === group), group);
   }
 });
 
-test("the served document says what the running site answers: the APIs not served yet are not in it", async () => {
+test("the served document says what the running site answers", async () => {
   const doc = await (await fetch(`${host.baseUrl}/openapi.json`)).json();
-  const groups = doc["x-tagGroups"].map((g: { name: string }) => g.name);
-  assert.ok(!groups.includes("Support API") && !groups.includes("Network API"), groups.join(", "));
   const paths = Object.keys(doc.paths);
-  assert.deepEqual(paths.filter((p) => p.startsWith("/api/desk") || p.startsWith("/xrpc")), []);
-  assert.doesNotMatch(doc.info.description, /Support API|Network API/);
   // and every documented path reaches a function this host runs
   const functions = createFunctions(host.ctx);
   for (const path of paths) {
