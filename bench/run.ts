@@ -19,8 +19,8 @@ import { benchStorefront } from "./storefront.ts";
 import { benchSupport } from "./support.ts";
 import { benchNetwork } from "./network.ts";
 import { benchFederation } from "./federation.ts";
+import { ITERATIONS } from "./size.ts";
 
-const ITERATIONS = Number(Deno.env.get("BENCH_ITERATIONS") ?? 60);
 // BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation)
 const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).filter(Boolean);
 const wants = (part: string) => !ONLY?.length || ONLY.includes(part);

@@ -21,10 +21,11 @@ import { webhookAdapters } from "../functions/support-api/webhook-adapter.ts";
 import { createDispatcher } from "../shared/webhooks/dispatcher.ts";
 import { serveHost } from "../web/host.ts";
 import { CHROMIUM_PATH, launchChromium } from "../tests/helpers/browser.ts";
+import { benchSize } from "./size.ts";
 
-const CONTACTS = Number(Deno.env.get("SUPPORT_CONTACTS") ?? 200);
-const LINES = Number(Deno.env.get("SUPPORT_LINES") ?? 20);
-const LATENCY_SAMPLES = Number(Deno.env.get("SUPPORT_LATENCY_SAMPLES") ?? 60);
+const CONTACTS = benchSize("SUPPORT_CONTACTS", 200, 10);
+const LINES = benchSize("SUPPORT_LINES", 20, 3);
+const LATENCY_SAMPLES = benchSize("SUPPORT_LATENCY_SAMPLES", 60, 5);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
