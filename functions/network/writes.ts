@@ -6,6 +6,7 @@ import type { FunctionContext } from "../../shared/context.ts";
 import type { Tx } from "../../shared/db.ts";
 import { firehoseOf } from "./federation/hub.ts";
 import { projectQueuedOf } from "./federation/project.ts";
+import { projectingHere } from "./store/repo.ts";
 import { atUri } from "./identity.ts";
 import {
   BLOCK,
@@ -78,6 +79,7 @@ export async function applyWrites(
 ): Promise<WriteOutcome> {
   try {
     return await ctx.sql.begin(async (tx) => {
+      await projectingHere(tx);
       const head = await lockRepo(tx, viewer.id, await initialHead(viewer.did));
       if (options.swapCommit !== undefined && options.swapCommit !== head.cid) {
         throw invalidSwap(`Commit was at ${head.cid}`);

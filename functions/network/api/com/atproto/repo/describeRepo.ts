@@ -1,6 +1,10 @@
-// com.atproto.repo.describeRepo: a member's handle, DID, DID document and the collections they write.
+// com.atproto.repo.describeRepo: a member's handle, DID, DID document and the collections they write. A
+// member who joined the wider network is described by the document the directory holds for their did:plc
+// (with the signing key commits verify against); any other by their did:web document.
 import { didOf, handleOf, memberDidDocument } from "../../../../identity.ts";
+import { plcDidDocument } from "../../../../federation/plc.ts";
 import { PROFILE } from "../../../../records.ts";
+import { accountByDid } from "../../../../store/repo.ts";
 import { collectionsOf } from "../../../../store/reader/records.ts";
 import { read } from "../../../../views/hydrate.ts";
 import { visibleActor } from "../../../../views/lookup.ts";
@@ -14,10 +18,13 @@ export default method("com.atproto.repo.describeRepo", { auth: "optional", apps:
     const person = await visibleActor(h, repo);
     if (!person) throw notFound("RepoNotFound", `Could not find repo: ${repo}`);
     const actor = h.actors.get(person)!;
+    const joined = actor.network_did ? await accountByDid(call.ctx.sql, actor.network_did) : undefined;
     return {
       handle: handleOf(actor, h.domain),
       did: didOf(actor, h.domain),
-      didDoc: memberDidDocument(actor, h.domain, call.site.origin),
+      didDoc: joined
+        ? plcDidDocument({ did: joined.did, handle: joined.handle, didKey: joined.signing_did_key, pds: call.site.origin })
+        : memberDidDocument(actor, h.domain, call.site.origin),
       collections: [...(actor.network_profile ? [PROFILE] : []), ...await collectionsOf(h.tx, person)].sort(),
       handleIsCorrect: true,
     };
