@@ -9,6 +9,7 @@
 // rewrite table maps no public path to them, and the database calls them there (migration
 // network_federation_calls).
 import { Hono } from "hono";
+import { isValidDid } from "@atproto/syntax";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { presentsServiceKey } from "../../../shared/service-key.ts";
 import { join, leave, rotateKey } from "../federation/accounts.ts";
@@ -35,7 +36,7 @@ export function federationRoutes(ctx: FunctionContext): Hono {
     return { site: s, viewer };
   };
   const joinedByDid = async (did: unknown) => {
-    if (typeof did !== "string") throw invalidRequest("did must be a string");
+    if (typeof did !== "string" || !isValidDid(did)) throw invalidRequest("did must be a valid did");
     const account = await accountByDid(ctx.sql, did);
     if (!account) throw notFound("RepoNotFound", `Could not find repo for DID: ${did}`);
     return account;
