@@ -12,20 +12,24 @@ import { notFound } from "../../../../xrpc/errors.ts";
 import { method } from "../../../../xrpc/method.ts";
 import { str } from "../../../../xrpc/params.ts";
 
-export default method("com.atproto.repo.describeRepo", { auth: "optional", apps: true }, (call) =>
-  read(call, async (h) => {
+export default method("com.atproto.repo.describeRepo", { auth: "optional", apps: true }, async (call) => {
+  const described = await read(call, async (h) => {
     const repo = str(call.params, "repo");
     const person = await visibleActor(h, repo);
     if (!person) throw notFound("RepoNotFound", `Could not find repo: ${repo}`);
     const actor = h.actors.get(person)!;
-    const joined = actor.network_did ? await accountByDid(call.ctx.sql, actor.network_did) : undefined;
     return {
       handle: handleOf(actor, h.domain),
       did: didOf(actor, h.domain),
-      didDoc: joined
-        ? plcDidDocument({ did: joined.did, handle: joined.handle, didKey: joined.signing_did_key, pds: call.site.origin })
-        : memberDidDocument(actor, h.domain, call.site.origin),
+      didDoc: memberDidDocument(actor, h.domain, call.site.origin) as unknown,
       collections: [...(actor.network_profile ? [PROFILE] : []), ...await collectionsOf(h.tx, person)].sort(),
       handleIsCorrect: true,
     };
-  }));
+  });
+  // the signing key is the server's to read, once the reader's transaction has ended
+  const joined = described.did.startsWith("did:plc:") ? await accountByDid(call.ctx.sql, described.did) : undefined;
+  if (joined) {
+    described.didDoc = plcDidDocument({ did: joined.did, handle: joined.handle, didKey: joined.signing_did_key, pds: call.site.origin });
+  }
+  return described;
+});
