@@ -82,3 +82,39 @@ test("a timeline page is a fixed number of statements, however many posts, autho
   const postsPath = (uris: string[]) => `/xrpc/app.bsky.feed.getPosts?${uris.map((u) => `uris=${encodeURIComponent(u)}`).join("&")}`;
   assert.equal(await statementsFor(postsPath(all), token), await statementsFor(postsPath(all.slice(0, 2)), token), "getPosts");
 });
+
+test("quotes, search, known followers and a member's likes cost the same statements for one item as for many", async () => {
+  const reader = await newMember(host.ctx.sql, "counted");
+  const agent = await signedIn(host.baseUrl, reader);
+  const token = agent.session!.accessJwt;
+  const subject = await newMember(host.ctx.sql, "subject");
+  const word = `cq${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;
+  const target = await agent.post({ text: `${word} target`, createdAt: new Date().toISOString() });
+  const quotesPath = `/xrpc/app.bsky.feed.getQuotes?uri=${encodeURIComponent(target.uri)}`;
+  const searchPath = `/xrpc/app.bsky.feed.searchPosts?q=${word}&limit=50`;
+  const likesPath = `/xrpc/app.bsky.feed.getActorLikes?actor=${reader.did}`;
+  const knownPath = `/xrpc/app.bsky.graph.getKnownFollowers?actor=${subject.did}`;
+  const paths = [quotesPath, searchPath, likesPath, knownPath];
+  let oneItem: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const m = await newMember(host.ctx.sql, `writer${i}`);
+    const writer = await signedIn(host.baseUrl, m);
+    await agent.follow(m.did);
+    await writer.follow(subject.did);
+    const quote = await writer.post({
+      text: `${word} quote ${i}`,
+      embed: { $type: "app.bsky.embed.record", record: target },
+      createdAt: new Date().toISOString(),
+    });
+    await agent.like(quote.uri, quote.cid);
+    if (i === 0) {
+      for (const path of paths) await statementsFor(path, token); // warm-up: secrets and caches
+      oneItem = [];
+      for (const path of paths) oneItem.push(await statementsFor(path, token));
+    }
+  }
+  const many = [];
+  for (const path of paths) many.push(await statementsFor(path, token));
+  assert.deepEqual(many, oneItem, "getQuotes, searchPosts, getActorLikes, getKnownFollowers");
+  assert.ok(many.every((n) => n <= 14), `few statements each (${many})`);
+});

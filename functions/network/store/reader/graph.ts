@@ -1,7 +1,7 @@
 // The graph as a reader sees it: who follows whom, the reader's own blocks and mutes, newest first, paged
 // by (time, id). The people themselves are loaded afterwards, all at once (actors.ts).
 import type { Db } from "../../../../shared/db.ts";
-import type { FeedCursor } from "./feeds.ts";
+import { type FeedCursor, unblocked } from "./feeds.ts";
 
 export interface EdgeRow {
   /** the other end of the edge */
@@ -26,6 +26,28 @@ export async function edgePage(
     select ${other} as person_id, e.id, (extract(epoch from e.indexed_at) * 1000000)::bigint as at_us
     from ${table} e
     where ${mine} = ${person}::uuid and (e.indexed_at, e.id) < (${cursorAt(db, options.cursor)}, ${options.cursor?.id ?? 0}::bigint)
+    order by e.indexed_at desc, e.id desc limit ${options.limit + 1}`;
+}
+
+/**
+ * Followers of `person` whom the reader follows too, newest first; none across a block with the reader.
+ * The followers come off the subject index in order; each is checked against the reader's follows by
+ * their (author, subject) key.
+ */
+export async function knownFollowerPage(
+  db: Db,
+  person: string,
+  viewer: string,
+  options: { limit: number; cursor?: FeedCursor },
+): Promise<EdgeRow[]> {
+  return await db<EdgeRow[]>`
+    select e.author_id as person_id, e.id, (extract(epoch from e.indexed_at) * 1000000)::bigint as at_us
+    from public.community_follows e
+    where e.subject_id = ${person}::uuid
+      and (e.indexed_at, e.id) < (${cursorAt(db, options.cursor)}, ${options.cursor?.id ?? 0}::bigint)
+      and exists (select 1 from public.community_follows mine
+        where mine.author_id = ${viewer}::uuid and mine.subject_id = e.author_id)
+      and ${unblocked(db, viewer, db`e.author_id`)}
     order by e.indexed_at desc, e.id desc limit ${options.limit + 1}`;
 }
 
