@@ -412,3 +412,34 @@ test("every method, every parameter and input field, hostile values: always the 
   assert.ok(sent > 1000, `${sent} requests`);
   assert.deepEqual(problems, []);
 });
+
+test("the function's other routes (blobs, well-known, the account page) answer hostile paths and hosts with the error body", async () => {
+  const paths = [
+    "/blob/not-a-uuid/bafy",
+    `/blob/${member.id}/not-a-cid`,
+    `/blob/${member.id}/%00`,
+    `/blob/%ZZ/%ED%A0%80?exp=abc&sig=%00`,
+    `/blob/${member.id}/${"b".repeat(5000)}?exp=99999999999999999999&sig=x`,
+    "/.well-known/atproto-did",
+  ];
+  for (const path of paths) {
+    const answer = await send(path, { headers: { authorization: "" } });
+    assert.ok(
+      answer.status >= 400 && answer.status < 500,
+      `${path.slice(0, 60)}: ${answer.status} ${answer.text.slice(0, 200)}`,
+    );
+    assert.equal(typeof answer.body?.error, "string", path.slice(0, 60));
+  }
+  for (const host of ["%00.demo.sitewire.dev", "a..b", "x".repeat(300) + ".demo.sitewire.dev", "[::1]"]) {
+    for (const path of ["/.well-known/atproto-did", "/.well-known/did.json"]) {
+      const answer = await send(path, { headers: { authorization: "", "x-forwarded-host": host } });
+      assert.ok(
+        answer.status >= 400 && answer.status < 500,
+        `${host.slice(0, 40)}: ${answer.status} ${answer.text.slice(0, 200)}`,
+      );
+      assert.equal(typeof answer.body?.error, "string", `${path} ${host.slice(0, 40)}`);
+    }
+  }
+  const account = await send("/account/network/me", { headers: { authorization: "Bearer \u00ff\u00fe" } });
+  assert.ok(account.status >= 400 && account.status < 500, `${account.status} ${account.text.slice(0, 200)}`);
+});
