@@ -118,3 +118,24 @@ test("quotes, search, known followers and a member's likes cost the same stateme
   assert.deepEqual(many, oneItem, "getQuotes, searchPosts, getActorLikes, getKnownFollowers");
   assert.ok(many.every((n) => n <= 14), `few statements each (${many})`);
 });
+
+test("a post through createRecord is a few statements: the repository lock is held for the SQL alone", async () => {
+  const writer = await newMember(host.ctx.sql, "writer");
+  const agent = await signedIn(host.baseUrl, writer);
+  const token = agent.session!.accessJwt;
+  const create = async () => {
+    const before = statements;
+    const res = await app.request("/xrpc/com.atproto.repo.createRecord", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ repo: writer.did, collection: "app.bsky.feed.post", record: { text: "counted", createdAt: new Date().toISOString() } }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    await res.arrayBuffer();
+    return statements - before;
+  };
+  await create(); // the first write makes the repository's head
+  const later = await create();
+  // the site's settings, the session with its member; begin, the head locked, the post, the head saved, commit
+  assert.ok(later <= 7, `statements for a post (${later})`);
+});
