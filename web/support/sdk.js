@@ -246,11 +246,17 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
       const headers = body === undefined ? {} : { "content-type": "application/json" };
       const session = siteSession();
       if (session) headers.authorization = `Bearer ${session}`;
-      const response = await fetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const send = () => fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      let response = await send();
+      // the desk takes one line a second: a refused line was not kept, so a visitor quicker than that (a
+      // choice clicked right after a line) is sent again once the short wait is over, not lost
+      for (let tries = 0; response.status === 429 && tries < 2; tries++) {
+        const wait = Number(response.headers.get("retry-after"));
+        if (!(wait > 0 && wait <= 2)) break;
+        await response.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        response = await send();
+      }
       const text = await response.text();
       const data = text ? JSON.parse(text) : null;
       if (!response.ok) {
@@ -534,7 +540,9 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
         );
         for (const line of answer.messages || []) show(line, false);
       } catch (error) {
+        // not taken: the visitor may choose again
         button.setAttribute("aria-pressed", "false");
+        for (const other of group.querySelectorAll("button")) other.disabled = false;
         reportError(error);
       }
     }

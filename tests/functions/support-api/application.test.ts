@@ -88,11 +88,13 @@ test("the conversation list: status and assignee filters, meta counts, 25 a page
   assert.ok(me.body.data.payload.some((c: any) => c.id === mine.id));
   const unassigned = await call("GET", `${d.app}/conversations?status=resolved&assignee_type=unassigned`, { key: d.agent.key });
   assert.ok(unassigned.body.data.payload.some((c: any) => c.id === resolved.id));
-  // page two of the same list continues it
+  // page two of the same list continues it; the list is this file's agent's own, so threads other test
+  // files open meanwhile cannot shift it between the two reads
   await d.host.ctx.sql`
-    insert into public.support_conversations (contact_id) select ${mine.contactId} from generate_series(1, 26)`;
-  const one = await call("GET", `${d.app}/conversations?status=open&page=1`, { key: d.agent.key });
-  const two = await call("GET", `${d.app}/conversations?status=open&page=2`, { key: d.agent.key });
+    insert into public.support_conversations (contact_id, assignee_id)
+    select ${mine.contactId}, ${d.agent.agentId} from generate_series(1, 26)`;
+  const one = await call("GET", `${d.app}/conversations?status=open&assignee_type=me&page=1`, { key: d.agent.key });
+  const two = await call("GET", `${d.app}/conversations?status=open&assignee_type=me&page=2`, { key: d.agent.key });
   assert.equal(one.body.data.payload.length, 25);
   const firstIds = new Set(one.body.data.payload.map((c: any) => c.id));
   assert.ok(two.body.data.payload.every((c: any) => !firstIds.has(c.id)));
