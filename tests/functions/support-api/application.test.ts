@@ -12,11 +12,15 @@ async function routes(d: Desk): Promise<[string, string, unknown, number][]> {
   const [hook] = await d.host.ctx.sql<{ id: number }[]>`
     insert into public.support_webhooks (url, subscriptions, secret) values ('http://127.0.0.1:9/matrix', '{contact_updated}', 's')
     returning id`;
+  const [line] = await d.host.ctx.sql<{ id: number }[]>`
+    insert into public.support_messages (conversation_id, message_type, content, sender_agent_id)
+    values (${t.id}, 1, 'To be withdrawn', ${d.agent.agentId}) returning id`;
   return [
     ["GET", `${d.app}/conversations`, undefined, 200],
     ["GET", c, undefined, 200],
     ["GET", `${c}/messages`, undefined, 200],
     ["POST", `${c}/messages`, { content: "From the matrix", message_type: "outgoing" }, 200],
+    ["DELETE", `${c}/messages/${line.id}`, undefined, 200],
     ["POST", `${c}/toggle_status`, { status: "pending" }, 200],
     ["POST", `${c}/assignments`, { assignee_id: d.agent.agentId }, 200],
     ["POST", `${c}/toggle_typing_status`, { typing_status: "on" }, 200],
@@ -31,6 +35,7 @@ async function routes(d: Desk): Promise<[string, string, unknown, number][]> {
     ["GET", `${d.app}/webhooks`, undefined, 200],
     ["POST", `${d.app}/webhooks`, { url: "http://127.0.0.1:9/made", subscriptions: ["message_created"] }, 201],
     ["PATCH", `${d.app}/webhooks/${hook.id}`, { subscriptions: ["contact_created"] }, 200],
+    ["PUT", `${d.app}/webhooks/${hook.id}`, { subscriptions: ["contact_updated"] }, 200],
     ["DELETE", `${d.app}/webhooks/${hook.id}`, undefined, 204],
   ];
 }
