@@ -59,6 +59,8 @@ import feedGetActorLikes from "./app/bsky/feed/getActorLikes.ts";
 import feedGetQuotes from "./app/bsky/feed/getQuotes.ts";
 import feedSearchPosts from "./app/bsky/feed/searchPosts.ts";
 import graphGetKnownFollowers from "./app/bsky/graph/getKnownFollowers.ts";
+import graphMuteThread from "./app/bsky/graph/muteThread.ts";
+import graphUnmuteThread from "./app/bsky/graph/unmuteThread.ts";
 import { EMPTY_METHODS, NONE_SUCH_METHODS } from "./app/bsky/empty.ts";
 
 export const METHODS: Method[] = [
@@ -124,7 +126,9 @@ export const METHODS: Method[] = [
   graphGetMutes,
   graphGetRelationships,
   graphMuteActor,
+  graphMuteThread,
   graphUnmuteActor,
+  graphUnmuteThread,
   // app.bsky.notification
   notificationGetUnreadCount,
   notificationListNotifications,

@@ -105,8 +105,10 @@ export const XRPC_PROCEDURES = [
   "app.bsky.actor.putPreferences",
   "app.bsky.graph.muteActor",
   "app.bsky.graph.muteActorList",
+  "app.bsky.graph.muteThread",
   "app.bsky.graph.unmuteActor",
   "app.bsky.graph.unmuteActorList",
+  "app.bsky.graph.unmuteThread",
   "app.bsky.notification.updateSeen",
 ];
 

@@ -305,3 +305,61 @@ test("a list or starter pack, which the site does not have, is not found", async
   const anonymous = await xrpc(host.baseUrl, "app.bsky.graph.muteActorList", { input: { list } });
   assert.deepEqual([anonymous.status, anonymous.body.error], [401, "AuthenticationRequired"]);
 });
+
+test("muteThread: the thread's posts show threadMuted to the reader alone, and its notifications go quiet until unmuted", async () => {
+  const [alice, bob, carol] = await members("ta", "tb", "tc");
+  const root = await alice.agent.post({ text: "a thread", createdAt: now() });
+  const other = await alice.agent.post({ text: "another", createdAt: now() });
+  const reply = await bob.agent.post({
+    text: "first answer",
+    reply: { root: { uri: root.uri, cid: root.cid }, parent: { uri: root.uri, cid: root.cid } },
+    createdAt: now(),
+  });
+  // muting from a reply mutes the whole thread (its root)
+  await alice.agent.app.bsky.graph.muteThread({ root: reply.uri });
+  const [rootView, replyView, otherView] =
+    (await alice.agent.getPosts({ uris: [root.uri, reply.uri, other.uri] })).data.posts;
+  assert.deepEqual([
+    rootView.viewer?.threadMuted,
+    replyView.viewer?.threadMuted,
+    otherView.viewer?.threadMuted,
+  ], [true, true, false]);
+  assert.equal(
+    (await bob.agent.getPosts({ uris: [root.uri] })).data.posts[0].viewer?.threadMuted,
+    false,
+    "a mute is private",
+  );
+
+  const before = (await alice.agent.listNotifications()).data.notifications.length;
+  const unreadBefore = (await alice.agent.countUnreadNotifications()).data.count;
+  await carol.agent.post({
+    text: "second answer",
+    reply: { root: { uri: root.uri, cid: root.cid }, parent: { uri: reply.uri, cid: reply.cid } },
+    createdAt: now(),
+  });
+  await carol.agent.like(root.uri, root.cid);
+  await carol.agent.like(other.uri, other.cid);
+  const notes = (await alice.agent.listNotifications()).data.notifications;
+  assert.equal(notes.length, before + 1, "only the like outside the thread");
+  assert.equal(notes[0].reasonSubject, other.uri);
+  assert.equal((await alice.agent.countUnreadNotifications()).data.count, unreadBefore + 1);
+
+  await alice.agent.app.bsky.graph.unmuteThread({ root: root.uri });
+  assert.equal((await alice.agent.getPosts({ uris: [reply.uri] })).data.posts[0].viewer?.threadMuted, false);
+  assert.equal((await alice.agent.listNotifications()).data.notifications.length, before + 3, "heard again");
+  await alice.agent.app.bsky.graph.unmuteThread({ root: root.uri }); // not muted: nothing to do
+
+  const token = alice.agent.session!.accessJwt;
+  const missing = await xrpc(host.baseUrl, "app.bsky.graph.muteThread", {
+    token,
+    input: { root: `at://${alice.m.did}/app.bsky.feed.post/3aaaaaaaaaaaa` },
+  });
+  assert.deepEqual([missing.status, missing.body.error], [400, "InvalidRequest"]);
+  const malformed = await xrpc(host.baseUrl, "app.bsky.graph.muteThread", { token, input: { root: "nope" } });
+  assert.deepEqual([malformed.status, malformed.body.error], [400, "InvalidRequest"]);
+  const anonymous = await xrpc(host.baseUrl, "app.bsky.graph.muteThread", { input: { root: root.uri } });
+  assert.deepEqual([anonymous.status, anonymous.body.error], [401, "AuthenticationRequired"]);
+  // an anonymous reader's view of a post has no thread mute to ask about (and no error)
+  const open = await xrpc(host.baseUrl, "app.bsky.feed.getPosts", { params: { uris: root.uri } });
+  assert.equal(open.status, 200);
+});

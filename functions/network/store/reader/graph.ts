@@ -75,3 +75,27 @@ export async function mute(db: Db, viewer: string, subject: string): Promise<voi
 export async function unmute(db: Db, viewer: string, subject: string): Promise<void> {
   await db`delete from public.community_mutes where person_id = ${viewer} and subject_id = ${subject}`;
 }
+
+/**
+ * Mutes the thread a post belongs to, for the reader: the mute names the thread's root (the post itself
+ * when it answers nothing, or when the reader may not see the root). False when the reader may not see
+ * the post.
+ */
+export async function muteThread(db: Db, viewer: string, post: number): Promise<boolean> {
+  const rows = await db`
+    insert into public.community_thread_mutes (person_id, root_id)
+    select ${viewer}::uuid, coalesce((select r.id from public.community_posts r where r.id = p.reply_root_id), p.id)
+    from public.community_posts p where p.id = ${post}
+    on conflict do nothing
+    returning root_id`;
+  if (rows.length) return true;
+  const [seen] = await db`select 1 from public.community_posts where id = ${post}`;
+  return Boolean(seen);
+}
+
+/** Unmutes the thread a post belongs to (whichever of it and its root the mute names). */
+export async function unmuteThread(db: Db, viewer: string, post: number): Promise<void> {
+  await db`
+    delete from public.community_thread_mutes t using public.community_posts p
+    where p.id = ${post} and t.person_id = ${viewer}::uuid and t.root_id in (p.id, p.reply_root_id)`;
+}
