@@ -6,7 +6,6 @@ import type { FunctionContext } from "../../shared/context.ts";
 import type { Tx } from "../../shared/db.ts";
 import { firehoseOf } from "./federation/hub.ts";
 import { projectQueuedOf } from "./federation/project.ts";
-import { projectingHere } from "./store/repo.ts";
 import { atUri } from "./identity.ts";
 import {
   BLOCK,
@@ -96,7 +95,6 @@ export async function applyWrites(
   const initial = await initialHead(viewer.did);
   try {
     return await ctx.sql.begin(async (tx) => {
-      await projectingHere(tx);
       const head = await lockRepo(tx, viewer.id, initial);
       if (options.swapCommit !== undefined && options.swapCommit !== head.cid) {
         throw invalidSwap(`Commit was at ${head.cid}`);

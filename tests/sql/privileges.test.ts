@@ -135,6 +135,7 @@ const ACCESS_BY_TABLE: Record<string, Access> = {
   network_blobs: NONE,
   network_crawls: NONE,
   network_find: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
+  network_key_rotations: NONE,
   network_prefs: { anon: "-", authenticated: "INSERT,SELECT,UPDATE / INSERT,SELECT,UPDATE" },
   network_project_queue: NONE,
   network_repo_blocks: NONE,

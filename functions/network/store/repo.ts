@@ -51,11 +51,6 @@ export async function setAccountHandle(tx: Tx, personId: string, handle: string)
   await tx`update public.network_accounts set handle = ${handle} where person_id = ${personId}`;
 }
 
-/** An API write projects inside its own transaction: the queue's trigger need not ask the function to. */
-export async function projectingHere(tx: Tx) {
-  await tx`select set_config('sitewire.network_project_called', 'here', true)`;
-}
-
 // ---- a new signing key on its way to the directory (migration network_key_rotations)
 
 export interface RotationRow {
