@@ -1,7 +1,7 @@
 // Directus for the peers bench, run under Node 22 by bench/peers/directus.ts from the folder its package
 // was installed in: `directus bootstrap` (schema and the first administrator, whose static token the bench
 // uses) on the fresh PostgreSQL database the environment names, then `directus start` on loopback; once
-// /server/health answers it prints one JSON line with the address. Lines before it are progress. It stops
+// /server/ping answers it prints one JSON line with the address. Lines before it are progress. It stops
 // Directus when its standard input closes.
 import { spawn, spawnSync } from "node:child_process";
 
@@ -43,7 +43,7 @@ process.stdin.resume();
 const url = `http://127.0.0.1:${process.env.PORT}`;
 for (;;) {
   try {
-    const res = await fetch(`${url}/server/health`);
+    const res = await fetch(`${url}/server/ping`);
     if (res.ok) break;
   } catch { /* not listening yet */ }
   await new Promise((resolve) => setTimeout(resolve, 250));

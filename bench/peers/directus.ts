@@ -36,7 +36,9 @@ export interface DeliveryPage {
 /** Columns and rows for Directus from a delivery page with its includes. */
 function directusData(page: DeliveryPage) {
   const entries = [...page.items, ...(page.includes?.Entry ?? [])];
+  // links the site could not resolve (the demo has broken ones on purpose) are left out, as include leaves them
   const known = new Set(entries.map((e) => e.sys.id));
+  const knownAssets = new Set((page.includes?.Asset ?? []).map((a) => a.sys.id));
   const columns = new Map<string, string>();
   const articles: Record<string, unknown>[] = [];
   const related: { articles_id: string; related_id: string }[] = [];
@@ -51,7 +53,7 @@ function directusData(page: DeliveryPage) {
     for (const [name, value] of Object.entries(entry.fields)) {
       if (isLink(value) && value.sys.linkType === "Asset") {
         assetField ??= name;
-        if (name === assetField) row.cover = value.sys.id;
+        if (name === assetField && knownAssets.has(value.sys.id)) row.cover = value.sys.id;
         continue;
       }
       if (Array.isArray(value) && value.length && value.every(isLink)) {
@@ -120,7 +122,7 @@ export async function startDirectus(page: DeliveryPage, say: (line: string) => v
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       SECRET: crypto.randomUUID(),
-      ADMIN_EMAIL: "admin@bench.invalid",
+      ADMIN_EMAIL: "admin@example.com",
       ADMIN_PASSWORD: crypto.randomUUID(),
       ADMIN_TOKEN: token,
       // its defaults otherwise (no cache, no rate limiter), as a new installation runs
@@ -163,14 +165,22 @@ async function loadDirectus(url: string, token: string, page: DeliveryPage, say:
   };
   const { columns, articles, related, assets } = directusData(page);
   const text = (field: string) => ({ field, type: "text" });
-  await call("POST", "/collections", {
-    collection: "bench_assets",
+  // Directus gives some types field metadata of its own (json: cast-json), which then must name its
+  // collection and field: every field names them
+  const collection = (name: string, body: { meta: Record<string, unknown>; fields: Record<string, unknown>[] }) =>
+    call("POST", "/collections", {
+      collection: name,
+      schema: {},
+      ...body,
+      meta: { collection: name, ...body.meta },
+      fields: body.fields.map((f) => ({ ...f, meta: { collection: name, field: f.field, ...(f.meta ?? {}) } })),
+    });
+  await collection("bench_assets", {
     meta: {},
-    schema: {},
     fields: [
       { field: "id", type: "string", schema: { is_primary_key: true, is_nullable: false } },
-      { field: "title", type: "json" },
-      { field: "description", type: "json" },
+      text("title"),
+      text("description"),
       text("file_name"),
       text("content_type"),
       text("url"),
@@ -179,10 +189,8 @@ async function loadDirectus(url: string, token: string, page: DeliveryPage, say:
       { field: "height", type: "integer" },
     ],
   });
-  await call("POST", "/collections", {
-    collection: "articles",
+  await collection("articles", {
     meta: {},
-    schema: {},
     fields: [
       { field: "id", type: "string", schema: { is_primary_key: true, is_nullable: false } },
       // the list filters by type and sorts by creation, as the site's does: both indexed, as there
@@ -193,17 +201,19 @@ async function loadDirectus(url: string, token: string, page: DeliveryPage, say:
     ],
   });
   await call("POST", "/relations", { collection: "articles", field: "cover", related_collection: "bench_assets" });
-  await call("POST", "/collections", {
-    collection: "articles_related",
+  await collection("articles_related", {
     meta: { hidden: true },
-    schema: {},
     fields: [
       { field: "id", type: "integer", schema: { is_primary_key: true, has_auto_increment: true } },
       { field: "articles_id", type: "string" },
       { field: "related_id", type: "string" },
     ],
   });
-  await call("POST", "/fields/articles", { field: "related", type: "alias", meta: { special: ["m2m"], interface: "list-m2m" } });
+  await call("POST", "/fields/articles", {
+    field: "related",
+    type: "alias",
+    meta: { collection: "articles", field: "related", special: ["m2m"], interface: "list-m2m" },
+  });
   await call("POST", "/relations", {
     collection: "articles_related",
     field: "articles_id",

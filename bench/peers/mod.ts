@@ -19,6 +19,12 @@ const ROUNDS = benchSize("BENCH_PEER_ROUNDS", 2, 1);
 /** Articles on the list page (the demo has about ten: the rest are copies of its richest article). */
 const ARTICLES = 100;
 
+/** BENCH_PEERS=directus,vendure picks the peers (default both). */
+const PEERS = (Deno.env.get("BENCH_PEERS") ?? "directus,vendure").split(",").map((p) => p.trim());
+
+const contentName = `peers: content list (include=2, ${ARTICLES}) and one entry vs ${DIRECTUS_PACKAGES[0]}`;
+const storeName = `peers: store products (first ${STORE_PAGE}, variants, collections) vs ${VENDURE_PACKAGES[0]}`;
+
 const say = (line: string) => console.log(`  peers: ${line}`);
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0];
 
@@ -40,8 +46,6 @@ async function ensureArticles(sql: Sql, model: string, count: number): Promise<v
 
 export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<string, unknown>[]> {
   console.log(`bench: peers side by side (autocannon, ${CONNECTIONS} connections, ${SECONDS} s, ${ROUNDS} alternating rounds)`);
-  const contentName = `peers: content list (include=2, ${ARTICLES}) and one entry vs ${DIRECTUS_PACKAGES[0]}`;
-  const storeName = `peers: store products (first ${STORE_PAGE}, variants, collections) vs ${VENDURE_PACKAGES[0]}`;
   if (!referenceWanted()) {
     const note = "peers skipped (BENCH_REFERENCE=off, or a quick run)";
     say(note);
@@ -50,7 +54,12 @@ export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<stri
   const results: Record<string, unknown>[] = [];
   const job = (url: string, extra: Partial<LoadJob> = {}): LoadJob => ({ url, connections: CONNECTIONS, seconds: SECONDS, ...extra });
 
-  // ---- content: Directus ----
+  if (PEERS.includes("directus")) results.push(await benchDirectus(sql, baseUrl, job));
+  if (PEERS.includes("vendure")) results.push(await benchVendure(sql, baseUrl, job));
+  return results;
+}
+
+async function benchDirectus(sql: Sql, baseUrl: string, job: (url: string, extra?: Partial<LoadJob>) => LoadJob) {
   const [{ slug, config }] = await sql<{ slug: string; config: { api?: { space?: string } } }[]>`select slug, config from public.site_settings`;
   const env = `${baseUrl}/api/content/spaces/${config?.api?.space ?? slug}/environments/master`;
   const deliveryKeys = (await Promise.all(
@@ -67,10 +76,17 @@ export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<stri
     const directus = await startDirectus(page, say);
     try {
       const auth = { authorization: `Bearer ${directus.token}` };
+      const directusList = `${directus.url}/items/articles?filter[content_type][_eq]=${model}&sort=-created_at&limit=${ARTICLES}&fields=${DIRECTUS_LIST_FIELDS}`;
+      // both answer the same page: the same articles, each with what it links to
+      const answer = await (await fetch(directusList, { headers: auth })).text();
+      const items = (JSON.parse(answer).data as unknown[]).length;
+      if (items !== page.items.length) throw new Error(`directus answers ${items} articles, the site ${page.items.length}`);
+      const sizes = { sitewire_bytes: JSON.stringify(page).length, directus_bytes: answer.length, articles: items };
+      say(`content list: ${items} articles; answers of ${sizes.sitewire_bytes} bytes (site) and ${sizes.directus_bytes} (directus)`);
       const list = await sideBySide(
         "content list",
         job(`${env}${listPath}`, { keys: siteKeys }),
-        job(`${directus.url}/items/articles?filter[content_type][_eq]=${model}&sort=-created_at&limit=${ARTICLES}&fields=${DIRECTUS_LIST_FIELDS}`, { headers: auth }),
+        job(directusList, { headers: auth }),
         ROUNDS,
         say,
       );
@@ -81,24 +97,25 @@ export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<stri
         ROUNDS,
         say,
       );
-      results.push({
+      return {
         name: contentName,
         connections: CONNECTIONS,
         seconds: SECONDS,
         rounds: ROUNDS,
-        content_list: list,
+        content_list: { ...list, ...sizes },
         one_entry: entry,
         goal: "throughput ratios ≥ 5, p99 ratios < 1",
-      });
+      };
     } finally {
       await directus.stop();
     }
   } catch (error) {
     say(`directus not measured: ${reason(error)}`);
-    results.push({ name: contentName, note: `directus not measured: ${reason(error)}` });
+    return { name: contentName, note: `directus not measured: ${reason(error)}` };
   }
+}
 
-  // ---- store: Vendure ----
+async function benchVendure(sql: Sql, baseUrl: string, job: (url: string, extra?: Partial<LoadJob>) => LoadJob) {
   const storeKeys = (await Promise.all(
     Array.from({ length: 40 }, (_, i) => createKey(sql, { name: `bench peers store ${i}`, kind: "storefront" })),
   )).map((k) => k.key);
@@ -137,7 +154,7 @@ export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<stri
         ROUNDS,
         say,
       );
-      results.push({
+      return {
         name: storeName,
         catalog: { products: catalog.length, variants: catalog.reduce((sum, p) => sum + p.variants.length, 0), vendure_products: vendure.products },
         connections: CONNECTIONS,
@@ -145,15 +162,14 @@ export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<stri
         rounds: ROUNDS,
         store_products: store,
         goal: "throughput ratio ≥ 10, p99 ratio < 1",
-      });
+      };
     } finally {
       await vendure.stop();
     }
   } catch (error) {
     say(`vendure not measured: ${reason(error)}`);
-    results.push({ name: storeName, note: `vendure not measured: ${reason(error)}` });
+    return { name: storeName, note: `vendure not measured: ${reason(error)}` };
   }
-  return results;
 }
 
 /** The site's store read matching VENDURE_PRODUCTS: a page of products with variants and collections. */

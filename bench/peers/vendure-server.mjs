@@ -36,7 +36,7 @@ const config = {
   },
   authOptions: {
     tokenMethod: ["bearer", "cookie"],
-    superadminCredentials: { identifier: "superadmin", password: "superadmin" },
+    superadminCredentials: { identifier: "superadmin", password: crypto.randomUUID() },
     cookieOptions: { secret: "sitewire-bench" },
   },
   dbConnectionOptions: {
