@@ -69,7 +69,9 @@ export function vendureCatalog(products: CatalogProduct[]): { csv: string; initi
     // a product whose only variant has no options (Shopify's "Default Title") has no option group
     const groups = product.options.filter((o) => !(o.name === "Title" && o.values.length === 1));
     product.variants.forEach((variant, i) => {
-      const values = groups.map((g) => variant.selectedOptions.find((o) => o.name === g.name)?.value ?? "");
+      // Vendure wants a value of every group on every variant; a variant the site gives fewer options
+      // (the demo's notebook: cloth and foil only on the premium one) gets "none" for the rest
+      const values = groups.map((g) => variant.selectedOptions.find((o) => o.name === g.name)?.value ?? "none");
       const first = i === 0;
       lines.push([
         first ? product.title : "",
