@@ -55,11 +55,21 @@ async function cameraJpeg(megapixels: number): Promise<{ bytes: Uint8Array; widt
   return { bytes: await image.encodeJPEG(90), width, height };
 }
 
-export async function benchImages(sql: Sql, storage: Storage, baseUrl: string): Promise<Record<string, unknown>> {
-  console.log(`bench: images, a ${MEGAPIXELS}-megapixel JPEG → ${WIDTH} wide WebP, the site's door vs sharp (libvips)`);
+export async function benchImages(
+  sql: Sql,
+  storage: Storage,
+  baseUrl: string,
+): Promise<Record<string, unknown>> {
+  console.log(
+    `bench: images, a ${MEGAPIXELS}-megapixel JPEG → ${WIDTH} wide WebP, the site's door vs sharp (libvips)`,
+  );
   const started = performance.now();
   const photo = await cameraJpeg(MEGAPIXELS);
-  say(`generated ${photo.width}×${photo.height}, ${(photo.bytes.length / 1e6).toFixed(1)} MB, in ${Math.round(performance.now() - started)} ms`);
+  say(
+    `generated ${photo.width}×${photo.height}, ${(photo.bytes.length / 1e6).toFixed(1)} MB, in ${
+      Math.round(performance.now() - started)
+    } ms`,
+  );
 
   // the photo as an asset of the site, its bytes where the door reads originals
   const hash = await sha256Hex(photo.bytes);
@@ -73,8 +83,12 @@ export async function benchImages(sql: Sql, storage: Storage, baseUrl: string): 
             ${sql.json({ "en-US": "Bench camera photo" })}, ${hash}, ${storageKey})
     on conflict (id) do update set path = excluded.path, size = excluded.size, width = excluded.width,
       height = excluded.height, content_hash = excluded.content_hash, storage_key = excluded.storage_key`;
-  const [{ slug, config }] = await sql<{ slug: string; config: { api?: { space?: string } } }[]>`select slug, config from public.site_settings`;
-  const url = `${baseUrl}/api/media/${config?.api?.space ?? slug}/${id}/${hash}/${fileName}?w=${WIDTH}&fm=webp`;
+  const [{ slug, config }] = await sql<
+    { slug: string; config: { api?: { space?: string } } }[]
+  >`select slug, config from public.site_settings`;
+  const url = `${baseUrl}/api/media/${
+    config?.api?.space ?? slug
+  }/${id}/${hash}/${fileName}?w=${WIDTH}&fm=webp`;
   const variant = imageCacheKey({ width: WIDTH, format: "webp" });
   const forget = async () => {
     await storage.delete(IMAGE_CACHE_BUCKET, `${hash}/${variant}`);
@@ -86,8 +100,12 @@ export async function benchImages(sql: Sql, storage: Storage, baseUrl: string): 
     const res = await fetch(url);
     const body = new Uint8Array(await res.arrayBuffer());
     const ms = performance.now() - t0;
-    if (!res.ok) throw new Error(`image door: HTTP ${res.status} ${new TextDecoder().decode(body).slice(0, 200)}`);
-    if ((res.headers.get("x-image-cache") ?? "miss") !== expect) throw new Error(`image door: expected a cache ${expect}`);
+    if (!res.ok) {
+      throw new Error(`image door: HTTP ${res.status} ${new TextDecoder().decode(body).slice(0, 200)}`);
+    }
+    if ((res.headers.get("x-image-cache") ?? "miss") !== expect) {
+      throw new Error(`image door: expected a cache ${expect}`);
+    }
     return { ms, bytes: body.length };
   };
 
@@ -124,35 +142,62 @@ export async function benchImages(sql: Sql, storage: Storage, baseUrl: string): 
     cold_vs_cached: median(cold) / median(cached),
   };
   const base = {
-    name: `images: ${MEGAPIXELS} MP JPEG → ${WIDTH} wide WebP (q ${DEFAULT_QUALITY}), door cold and cached vs sharp`,
+    name:
+      `images: ${MEGAPIXELS} MP JPEG → ${WIDTH} wide WebP (q ${DEFAULT_QUALITY}), door cold and cached vs sharp`,
     input: { width: photo.width, height: photo.height, bytes: photo.bytes.length },
     runs: { cold: COLD_RUNS, cached: CACHED_RUNS },
     sitewire: site,
     goal: "door cold ≤ 3× sharp; cached ≥ 50× faster than cold",
   };
-  if (!referenceWanted()) return { ...base, sharp: null, note: "sharp skipped (BENCH_REFERENCE=off, or a quick run)" };
+  if (!referenceWanted()) {
+    return { ...base, sharp: null, note: "sharp skipped (BENCH_REFERENCE=off, or a quick run)" };
+  }
   try {
-    const install = await installNodePackages(`${PEERS_DIR}sharp/`, SHARP_PACKAGES, (l) => say(`sharp: ${l}`));
+    const install = await installNodePackages(
+      `${PEERS_DIR}sharp/`,
+      SHARP_PACKAGES,
+      (l) => say(`sharp: ${l}`),
+    );
     const input = await Deno.makeTempFile({ suffix: ".jpg" });
     await Deno.writeFile(input, photo.bytes);
     try {
       const figures = await runNodeScript<{ samples: number[]; bytes: number; threads: number }>(
         install,
         new URL("./peers/sharp.mjs", import.meta.url),
-        { SHARP_INPUT: input, SHARP_WIDTH: String(WIDTH), SHARP_QUALITY: String(DEFAULT_QUALITY), SHARP_RUNS: String(COLD_RUNS) },
+        {
+          SHARP_INPUT: input,
+          SHARP_WIDTH: String(WIDTH),
+          SHARP_QUALITY: String(DEFAULT_QUALITY),
+          SHARP_RUNS: String(COLD_RUNS),
+        },
       );
       const sharpMs = median(figures.samples);
-      say(`sharp: median ${sharpMs.toFixed(1)} ms over ${COLD_RUNS} (${figures.bytes} bytes out, ${figures.threads} libvips threads)`);
+      say(
+        `sharp: median ${
+          sharpMs.toFixed(1)
+        } ms over ${COLD_RUNS} (${figures.bytes} bytes out, ${figures.threads} libvips threads)`,
+      );
       return {
         ...base,
-        sharp: { ms: sharpMs, output_bytes: figures.bytes, threads: figures.threads, package: SHARP_PACKAGES[0] },
-        ratios: { door_cold_vs_sharp: site.door_cold_ms / sharpMs, transform_vs_sharp: site.transform_ms / sharpMs, cold_vs_cached: site.cold_vs_cached },
+        sharp: {
+          ms: sharpMs,
+          output_bytes: figures.bytes,
+          threads: figures.threads,
+          package: SHARP_PACKAGES[0],
+        },
+        ratios: {
+          door_cold_vs_sharp: site.door_cold_ms / sharpMs,
+          transform_vs_sharp: site.transform_ms / sharpMs,
+          cold_vs_cached: site.cold_vs_cached,
+        },
       };
     } finally {
       await Deno.remove(input).catch(() => {});
     }
   } catch (error) {
-    const note = `sharp not measured: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`;
+    const note = `sharp not measured: ${
+      (error instanceof Error ? error.message : String(error)).split("\n")[0]
+    }`;
     say(note);
     return { ...base, sharp: null, note };
   }

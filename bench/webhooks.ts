@@ -32,18 +32,21 @@ function receiver() {
   let distinct = 0;
   const controller = new AbortController();
   const port = freePort();
-  const server = Deno.serve({ port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} }, async (req) => {
-    const at = performance.now();
-    const body = await req.json() as { sys?: { id?: string } };
-    const id = body.sys?.id ?? "?";
-    const times = arrivals.get(id) ?? [];
-    if (!times.length) distinct++;
-    times.push(at);
-    arrivals.set(id, times);
-    waiting.get(id)?.();
-    if (all && distinct >= all.count) all.resolve();
-    return new Response(null, { status: 204 });
-  });
+  const server = Deno.serve(
+    { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} },
+    async (req) => {
+      const at = performance.now();
+      const body = await req.json() as { sys?: { id?: string } };
+      const id = body.sys?.id ?? "?";
+      const times = arrivals.get(id) ?? [];
+      if (!times.length) distinct++;
+      times.push(at);
+      arrivals.set(id, times);
+      waiting.get(id)?.();
+      if (all && distinct >= all.count) all.resolve();
+      return new Response(null, { status: 204 });
+    },
+  );
   return {
     url: `http://127.0.0.1:${port}/hook`,
     arrivals,
@@ -52,7 +55,10 @@ function receiver() {
       const seen = arrivals.get(id);
       if (seen?.length) return Promise.resolve(seen[0]);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no delivery about ${id} within ${withinMs} ms`)), withinMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no delivery about ${id} within ${withinMs} ms`)),
+          withinMs,
+        );
         waiting.set(id, () => {
           clearTimeout(timer);
           waiting.delete(id);
@@ -64,7 +70,10 @@ function receiver() {
     distinct(count: number, withinMs: number): Promise<void> {
       if (distinct >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${distinct} of ${count} deliveries within ${withinMs} ms`)), withinMs);
+        const timer = setTimeout(
+          () => reject(new Error(`${distinct} of ${count} deliveries within ${withinMs} ms`)),
+          withinMs,
+        );
         all = {
           count,
           resolve: () => {
@@ -83,9 +92,13 @@ function receiver() {
 }
 
 export async function benchWebhooks(sql: Sql, databaseUrl: string): Promise<Record<string, unknown>> {
-  console.log(`bench: webhooks, commit → delivered on loopback (${SAMPLES} one at a time), then ${BURST} with ${INSTANCES} dispatchers`);
+  console.log(
+    `bench: webhooks, commit → delivered on loopback (${SAMPLES} one at a time), then ${BURST} with ${INSTANCES} dispatchers`,
+  );
   const hook = receiver();
-  const [{ model }] = await sql<{ model: string }[]>`select id as model from public.content_models order by id limit 1`;
+  const [{ model }] = await sql<
+    { model: string }[]
+  >`select id as model from public.content_models order by id limit 1`;
   // drafts to change: creating them is an Entry.create, which the definition below does not ask for
   const ids = Array.from({ length: SAMPLES + BURST }, (_, i) => `${model}.bench-hook-${i}`);
   await sql`
@@ -169,10 +182,16 @@ export async function benchWebhooks(sql: Sql, databaseUrl: string): Promise<Reco
              count(*) filter (where attempts > 1)::int as retried
       from public.webhook_outbox where subscription_id = ${DEFINITION} and body::jsonb #>> '{sys,id}' = any(${burst}::text[])`;
     const shares = [...sent.values()];
-    say(`${BURST} deliveries with ${INSTANCES} dispatchers: ${perSecond.toFixed(0)}/s; each sent ${shares.join(", ")}; ` +
-      `${missing} missing, ${doubled} doubled; outbox ${outbox.delivered}/${outbox.rows} delivered, ${outbox.retried} retried`);
+    say(
+      `${BURST} deliveries with ${INSTANCES} dispatchers: ${perSecond.toFixed(0)}/s; each sent ${
+        shares.join(", ")
+      }; ` +
+        `${missing} missing, ${doubled} doubled; outbox ${outbox.delivered}/${outbox.rows} delivered, ${outbox.retried} retried`,
+    );
     if (missing || doubled || outbox.rows !== BURST || outbox.delivered !== BURST) {
-      throw new Error(`webhooks: ${missing} lost, ${doubled} doubled, outbox ${outbox.delivered}/${outbox.rows} of ${BURST} delivered`);
+      throw new Error(
+        `webhooks: ${missing} lost, ${doubled} doubled, outbox ${outbox.delivered}/${outbox.rows} of ${BURST} delivered`,
+      );
     }
     return {
       name: `webhooks: commit → delivered (p50, p95) and ${INSTANCES} dispatchers' deliveries per second`,

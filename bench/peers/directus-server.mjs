@@ -9,14 +9,24 @@ const protocol = (line) => process.stdout.write(line + "\n");
 const cli = new URL("./node_modules/directus/cli.js", import.meta.url).pathname;
 const started = Date.now();
 
-const bootstrap = spawnSync(process.execPath, [cli, "bootstrap"], { env: process.env, stdio: ["ignore", "ignore", "pipe"] });
+const bootstrap = spawnSync(process.execPath, [cli, "bootstrap"], {
+  env: process.env,
+  stdio: ["ignore", "ignore", "pipe"],
+});
 if (bootstrap.status !== 0) {
   const lines = String(bootstrap.stderr).trim().split("\n").filter((l) => l.trim() && !/^\s+at /.test(l));
-  throw new Error(`directus bootstrap failed: ${(lines.findLast((l) => /error/i.test(l)) ?? lines.at(-1) ?? "").slice(0, 300)}`);
+  throw new Error(
+    `directus bootstrap failed: ${
+      (lines.findLast((l) => /error/i.test(l)) ?? lines.at(-1) ?? "").slice(0, 300)
+    }`,
+  );
 }
 protocol(`progress directus bootstrapped in ${Date.now() - started} ms; starting`);
 
-const server = spawn(process.execPath, [cli, "start"], { env: process.env, stdio: ["ignore", "ignore", "inherit"] });
+const server = spawn(process.execPath, [cli, "start"], {
+  env: process.env,
+  stdio: ["ignore", "ignore", "inherit"],
+});
 let exited = false;
 server.on("exit", (code) => {
   exited = true;

@@ -73,14 +73,20 @@ function directusData(page: DeliveryPage) {
         : typeof value === "number"
         ? (Number.isInteger(value) && columns.get(name) !== "float" ? "integer" : "float")
         : "json";
-      if (columns.has(name) && columns.get(name) !== type) columns.set(name, type === "float" ? "float" : "json");
-      else columns.set(name, type);
+      if (columns.has(name) && columns.get(name) !== type) {
+        columns.set(name, type === "float" ? "float" : "json");
+      } else columns.set(name, type);
       row[name] = value;
     }
     articles.push(row);
   }
   const assets = (page.includes?.Asset ?? []).map((a) => {
-    const file = (a.fields.file ?? {}) as { url?: string; fileName?: string; contentType?: string; details?: { size?: number; image?: { width: number; height: number } } };
+    const file = (a.fields.file ?? {}) as {
+      url?: string;
+      fileName?: string;
+      contentType?: string;
+      details?: { size?: number; image?: { width: number; height: number } };
+    };
     return {
       id: a.sys.id,
       title: a.fields.title ?? null,
@@ -103,8 +109,15 @@ export interface RunningDirectus {
 }
 
 /** Directus on a fresh database holding the page's articles, their links and covers. */
-export async function startDirectus(page: DeliveryPage, say: (line: string) => void): Promise<RunningDirectus> {
-  const install = await installNodePackages(`${PEERS_DIR}directus/`, DIRECTUS_PACKAGES, (l) => say(`directus: ${l}`));
+export async function startDirectus(
+  page: DeliveryPage,
+  say: (line: string) => void,
+): Promise<RunningDirectus> {
+  const install = await installNodePackages(
+    `${PEERS_DIR}directus/`,
+    DIRECTUS_PACKAGES,
+    (l) => say(`directus: ${l}`),
+  );
   const database = await freshPeerDatabase("sitewire_directus");
   const db = new URL(database.url);
   const token = `bench-${crypto.randomUUID()}`;
@@ -167,13 +180,19 @@ async function loadDirectus(url: string, token: string, page: DeliveryPage, say:
   const text = (field: string) => ({ field, type: "text" });
   // Directus gives some types field metadata of its own (json: cast-json), which then must name its
   // collection and field: every field names them
-  const collection = (name: string, body: { meta: Record<string, unknown>; fields: Record<string, unknown>[] }) =>
+  const collection = (
+    name: string,
+    body: { meta: Record<string, unknown>; fields: Record<string, unknown>[] },
+  ) =>
     call("POST", "/collections", {
       collection: name,
       schema: {},
       ...body,
       meta: { collection: name, ...body.meta },
-      fields: body.fields.map((f) => ({ ...f, meta: { collection: name, field: f.field, ...(f.meta ?? {}) } })),
+      fields: body.fields.map((f) => ({
+        ...f,
+        meta: { collection: name, field: f.field, ...(f.meta ?? {}) },
+      })),
     });
   await collection("bench_assets", {
     meta: {},
@@ -200,7 +219,11 @@ async function loadDirectus(url: string, token: string, page: DeliveryPage, say:
       ...[...columns].map(([field, type]) => ({ field, type })),
     ],
   });
-  await call("POST", "/relations", { collection: "articles", field: "cover", related_collection: "bench_assets" });
+  await call("POST", "/relations", {
+    collection: "articles",
+    field: "cover",
+    related_collection: "bench_assets",
+  });
   await collection("articles_related", {
     meta: { hidden: true },
     fields: [
@@ -231,5 +254,7 @@ async function loadDirectus(url: string, token: string, page: DeliveryPage, say:
   if (assets.length) await call("POST", "/items/bench_assets", assets);
   await call("POST", "/items/articles", articles);
   if (related.length) await call("POST", "/items/articles_related", related);
-  say(`directus: ${articles.length} entries (${page.items.length} on the page), ${assets.length} assets, ${related.length} links loaded`);
+  say(
+    `directus: ${articles.length} entries (${page.items.length} on the page), ${assets.length} assets, ${related.length} links loaded`,
+  );
 }

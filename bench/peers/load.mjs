@@ -25,18 +25,23 @@ const result = await autocannon({
     setupRequest(request) {
       if (!job.keys) return request;
       const value = job.keys.values[turn++ % job.keys.values.length];
-      return { ...request, headers: { ...headers, ...request.headers, [job.keys.header]: `${job.keys.prefix ?? ""}${value}` } };
+      return {
+        ...request,
+        headers: { ...headers, ...request.headers, [job.keys.header]: `${job.keys.prefix ?? ""}${value}` },
+      };
     },
   }],
   headers,
 });
 
-process.stdout.write(JSON.stringify({
-  requests_per_second: result.requests.average,
-  requests: result.requests.total,
-  p50_ms: result.latency.p50,
-  p99_ms: result.latency.p99,
-  non_2xx: result.non2xx,
-  errors: result.errors,
-  timeouts: result.timeouts,
-}) + "\n");
+process.stdout.write(
+  JSON.stringify({
+    requests_per_second: result.requests.average,
+    requests: result.requests.total,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  }) + "\n",
+);

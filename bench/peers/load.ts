@@ -29,8 +29,17 @@ export interface LoadFigures {
 let installing: Promise<NodeInstall> | undefined;
 
 export async function runLoad(job: LoadJob, say: (line: string) => void): Promise<LoadFigures> {
-  const install = await (installing ??= installNodePackages(`${PEERS_DIR}load/`, LOAD_PACKAGES, (l) => say(`autocannon: ${l}`)));
-  return await runNodeScript<LoadFigures>(install, new URL("./load.mjs", import.meta.url), {}, JSON.stringify(job));
+  const install = await (installing ??= installNodePackages(
+    `${PEERS_DIR}load/`,
+    LOAD_PACKAGES,
+    (l) => say(`autocannon: ${l}`),
+  ));
+  return await runNodeScript<LoadFigures>(
+    install,
+    new URL("./load.mjs", import.meta.url),
+    {},
+    JSON.stringify(job),
+  );
 }
 
 export interface SideBySide {

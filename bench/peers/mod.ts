@@ -23,7 +23,9 @@ const ARTICLES = 100;
 const PEERS = (Deno.env.get("BENCH_PEERS") ?? "directus,vendure").split(",").map((p) => p.trim());
 
 const contentName = `peers: content list (include=2, ${ARTICLES}) and one entry vs ${DIRECTUS_PACKAGES[0]}`;
-const storeName = `peers: store products (first ${STORE_PAGE}, variants, collections) vs ${VENDURE_PACKAGES[0]}`;
+const storeName = `peers: store products (first ${STORE_PAGE}, variants, collections) vs ${
+  VENDURE_PACKAGES[0]
+}`;
 
 const say = (line: string) => console.log(`  peers: ${line}`);
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0];
@@ -45,22 +47,35 @@ async function ensureArticles(sql: Sql, model: string, count: number): Promise<v
 }
 
 export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<string, unknown>[]> {
-  console.log(`bench: peers side by side (autocannon, ${CONNECTIONS} connections, ${SECONDS} s, ${ROUNDS} alternating rounds)`);
+  console.log(
+    `bench: peers side by side (autocannon, ${CONNECTIONS} connections, ${SECONDS} s, ${ROUNDS} alternating rounds)`,
+  );
   if (!referenceWanted()) {
     const note = "peers skipped (BENCH_REFERENCE=off, or a quick run)";
     say(note);
     return [{ name: contentName, note }, { name: storeName, note }];
   }
   const results: Record<string, unknown>[] = [];
-  const job = (url: string, extra: Partial<LoadJob> = {}): LoadJob => ({ url, connections: CONNECTIONS, seconds: SECONDS, ...extra });
+  const job = (url: string, extra: Partial<LoadJob> = {}): LoadJob => ({
+    url,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    ...extra,
+  });
 
   if (PEERS.includes("directus")) results.push(await benchDirectus(sql, baseUrl, job));
   if (PEERS.includes("vendure")) results.push(await benchVendure(sql, baseUrl, job));
   return results;
 }
 
-async function benchDirectus(sql: Sql, baseUrl: string, job: (url: string, extra?: Partial<LoadJob>) => LoadJob) {
-  const [{ slug, config }] = await sql<{ slug: string; config: { api?: { space?: string } } }[]>`select slug, config from public.site_settings`;
+async function benchDirectus(
+  sql: Sql,
+  baseUrl: string,
+  job: (url: string, extra?: Partial<LoadJob>) => LoadJob,
+) {
+  const [{ slug, config }] = await sql<
+    { slug: string; config: { api?: { space?: string } } }[]
+  >`select slug, config from public.site_settings`;
   const env = `${baseUrl}/api/content/spaces/${config?.api?.space ?? slug}/environments/master`;
   const deliveryKeys = (await Promise.all(
     Array.from({ length: 40 }, (_, i) => createKey(sql, { name: `bench peers ${i}`, kind: "delivery" })),
@@ -69,20 +84,31 @@ async function benchDirectus(sql: Sql, baseUrl: string, job: (url: string, extra
     select id as model from public.content_models where id = 'article' or folder = 'articles' order by id = 'article' desc limit 1`;
   await ensureArticles(sql, model, ARTICLES);
   const listPath = `/entries?content_type=${model}&include=2&limit=${ARTICLES}`;
-  const page = await (await fetch(`${env}${listPath}`, { headers: { authorization: `Bearer ${deliveryKeys[0]}` } })).json() as DeliveryPage;
+  const page =
+    await (await fetch(`${env}${listPath}`, { headers: { authorization: `Bearer ${deliveryKeys[0]}` } }))
+      .json() as DeliveryPage;
   const one = page.items[0].sys.id;
   const siteKeys = { header: "authorization", prefix: "Bearer ", values: deliveryKeys };
   try {
     const directus = await startDirectus(page, say);
     try {
       const auth = { authorization: `Bearer ${directus.token}` };
-      const directusList = `${directus.url}/items/articles?filter[content_type][_eq]=${model}&sort=-created_at&limit=${ARTICLES}&fields=${DIRECTUS_LIST_FIELDS}`;
+      const directusList =
+        `${directus.url}/items/articles?filter[content_type][_eq]=${model}&sort=-created_at&limit=${ARTICLES}&fields=${DIRECTUS_LIST_FIELDS}`;
       // both answer the same page: the same articles, each with what it links to
       const answer = await (await fetch(directusList, { headers: auth })).text();
       const items = (JSON.parse(answer).data as unknown[]).length;
-      if (items !== page.items.length) throw new Error(`directus answers ${items} articles, the site ${page.items.length}`);
-      const sizes = { sitewire_bytes: JSON.stringify(page).length, directus_bytes: answer.length, articles: items };
-      say(`content list: ${items} articles; answers of ${sizes.sitewire_bytes} bytes (site) and ${sizes.directus_bytes} (directus)`);
+      if (items !== page.items.length) {
+        throw new Error(`directus answers ${items} articles, the site ${page.items.length}`);
+      }
+      const sizes = {
+        sitewire_bytes: JSON.stringify(page).length,
+        directus_bytes: answer.length,
+        articles: items,
+      };
+      say(
+        `content list: ${items} articles; answers of ${sizes.sitewire_bytes} bytes (site) and ${sizes.directus_bytes} (directus)`,
+      );
       const list = await sideBySide(
         "content list",
         job(`${env}${listPath}`, { keys: siteKeys }),
@@ -115,9 +141,16 @@ async function benchDirectus(sql: Sql, baseUrl: string, job: (url: string, extra
   }
 }
 
-async function benchVendure(sql: Sql, baseUrl: string, job: (url: string, extra?: Partial<LoadJob>) => LoadJob) {
+async function benchVendure(
+  sql: Sql,
+  baseUrl: string,
+  job: (url: string, extra?: Partial<LoadJob>) => LoadJob,
+) {
   const storeKeys = (await Promise.all(
-    Array.from({ length: 40 }, (_, i) => createKey(sql, { name: `bench peers store ${i}`, kind: "storefront" })),
+    Array.from(
+      { length: 40 },
+      (_, i) => createKey(sql, { name: `bench peers store ${i}`, kind: "storefront" }),
+    ),
   )).map((k) => k.key);
   const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from public.storefront_products`;
   if (n < PRODUCTS) {
@@ -129,11 +162,16 @@ async function benchVendure(sql: Sql, baseUrl: string, job: (url: string, extra?
   const storeQuery = async (query: string, variables: Record<string, unknown>) => {
     const res = await fetch(storeUrl, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-shopify-storefront-access-token": storeKeys[keyTurn++ % storeKeys.length] },
+      headers: {
+        "content-type": "application/json",
+        "x-shopify-storefront-access-token": storeKeys[keyTurn++ % storeKeys.length],
+      },
       body: JSON.stringify({ query, variables }),
     });
     const body = await res.json();
-    if (!res.ok || body.errors) throw new Error(`site store: HTTP ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
+    if (!res.ok || body.errors) {
+      throw new Error(`site store: HTTP ${res.status} ${JSON.stringify(body.errors ?? body).slice(0, 300)}`);
+    }
     return body.data;
   };
   try {
@@ -150,13 +188,21 @@ async function benchVendure(sql: Sql, baseUrl: string, job: (url: string, extra?
           body: JSON.stringify({ query: siteQuery }),
           keys: { header: "x-shopify-storefront-access-token", values: storeKeys },
         }),
-        job(vendure.shop, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: VENDURE_PRODUCTS }) }),
+        job(vendure.shop, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: VENDURE_PRODUCTS }),
+        }),
         ROUNDS,
         say,
       );
       return {
         name: storeName,
-        catalog: { products: catalog.length, variants: catalog.reduce((sum, p) => sum + p.variants.length, 0), vendure_products: vendure.products },
+        catalog: {
+          products: catalog.length,
+          variants: catalog.reduce((sum, p) => sum + p.variants.length, 0),
+          vendure_products: vendure.products,
+        },
         connections: CONNECTIONS,
         seconds: SECONDS,
         rounds: ROUNDS,

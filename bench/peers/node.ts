@@ -17,11 +17,23 @@ export interface NodeInstall {
   env: Record<string, string>;
 }
 
-async function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const output = await new Deno.Command(command, { args, cwd: options.cwd, env: options.env, stdout: "null", stderr: "piped" })
+async function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+) {
+  const output = await new Deno.Command(command, {
+    args,
+    cwd: options.cwd,
+    env: options.env,
+    stdout: "null",
+    stderr: "piped",
+  })
     .output();
   if (!output.success) {
-    const tail = new TextDecoder().decode(output.stderr).trim().split("\n").filter((l) => !l.includes("npm warn")).slice(-3);
+    const tail = new TextDecoder().decode(output.stderr).trim().split("\n").filter((l) =>
+      !l.includes("npm warn")
+    ).slice(-3);
     throw new Error(`${command} ${args.join(" ")} failed: ${tail.join(" / ")}`);
   }
 }
@@ -41,7 +53,11 @@ export async function installNodePackages(
   const install: NodeInstall = {
     dir,
     node: `${nodeDir}/bin/node`,
-    env: { ...Deno.env.toObject(), PATH: `${nodeDir}/bin:${Deno.env.get("PATH")}`, npm_config_nodedir: nodeDir },
+    env: {
+      ...Deno.env.toObject(),
+      PATH: `${nodeDir}/bin:${Deno.env.get("PATH")}`,
+      npm_config_nodedir: nodeDir,
+    },
   };
   const marker = `${dir}.installed`;
   const wanted = JSON.stringify([NODE_PACKAGE, ...packages]);
@@ -51,11 +67,17 @@ export async function installNodePackages(
   const started = performance.now();
   await Deno.mkdir(dir, { recursive: true });
   if (!await Deno.stat(`${dir}package.json`).then(() => true, () => false)) {
-    await Deno.writeTextFile(`${dir}package.json`, JSON.stringify({ name: "sitewire-bench-peer", private: true }));
+    await Deno.writeTextFile(
+      `${dir}package.json`,
+      JSON.stringify({ name: "sitewire-bench-peer", private: true }),
+    );
   }
   await run("npm", ["install", "--no-audit", "--no-fund", NODE_PACKAGE], { cwd: dir });
   // a progress line every 15 s: npm itself is silent while it resolves and downloads
-  const ticker = setInterval(() => say(`  still installing (${Math.round((performance.now() - started) / 1000)} s)`), 15_000);
+  const ticker = setInterval(
+    () => say(`  still installing (${Math.round((performance.now() - started) / 1000)} s)`),
+    15_000,
+  );
   try {
     await run("npm", ["install", "--no-audit", "--no-fund", ...packages], { cwd: dir, env: install.env });
     await after?.(install);
@@ -115,7 +137,8 @@ export async function startNodeScript(
     let ready: Record<string, unknown> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`${name} was not ready within ${(options.readyWithinMs ?? 300_000) / 1000} s`)),
+        () =>
+          reject(new Error(`${name} was not ready within ${(options.readyWithinMs ?? 300_000) / 1000} s`)),
         options.readyWithinMs ?? 300_000,
       );
     });
@@ -157,7 +180,12 @@ export async function startNodeScript(
  * Runs `script` (copied next to the installed packages) under Node 22 to its end, with `input` on its
  * standard input, and answers the last line of its standard output parsed as JSON.
  */
-export async function runNodeScript<T>(install: NodeInstall, script: URL, env: Record<string, string>, input = ""): Promise<T> {
+export async function runNodeScript<T>(
+  install: NodeInstall,
+  script: URL,
+  env: Record<string, string>,
+  input = "",
+): Promise<T> {
   const name = script.pathname.split("/").pop()!;
   await Deno.copyFile(script, `${install.dir}${name}`);
   const child = new Deno.Command(install.node, {
@@ -174,8 +202,14 @@ export async function runNodeScript<T>(install: NodeInstall, script: URL, env: R
   await writer.close();
   const output = await child.output();
   if (!output.success) {
-    const lines = new TextDecoder().decode(output.stderr).trim().split("\n").filter((l) => l.trim() && !/^\s+at /.test(l));
-    throw new Error(`${name} failed: ${(lines.findLast((l) => /error/i.test(l)) ?? lines.at(-1) ?? "").trim().slice(0, 300)}`);
+    const lines = new TextDecoder().decode(output.stderr).trim().split("\n").filter((l) =>
+      l.trim() && !/^\s+at /.test(l)
+    );
+    throw new Error(
+      `${name} failed: ${
+        (lines.findLast((l) => /error/i.test(l)) ?? lines.at(-1) ?? "").trim().slice(0, 300)
+      }`,
+    );
   }
   return JSON.parse(new TextDecoder().decode(output.stdout).trim().split("\n").at(-1)!) as T;
 }
@@ -195,7 +229,8 @@ export interface PeerDatabase {
  * or a copy of `template` when that exists (a peer's slow import, kept from an earlier run).
  */
 export async function freshPeerDatabase(prefix: string, template?: string): Promise<PeerDatabase> {
-  const serverUrl = Deno.env.get("BENCH_REFERENCE_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const serverUrl = Deno.env.get("BENCH_REFERENCE_DATABASE_URL") ??
+    "postgres://postgres@127.0.0.1:5432/postgres";
   const name = `${prefix}_${Date.now()}`;
   const admin = connect(serverUrl, { max: 1 });
   let copied = false;

@@ -21,4 +21,13 @@ for (let i = 0; i < Number(process.env.SHARP_RUNS); i++) {
   info = (await once()).info;
   samples.push(performance.now() - started);
 }
-process.stdout.write(JSON.stringify({ samples, width: info.width, height: info.height, bytes: info.size, threads: sharp.concurrency(), version: sharp.versions }) + "\n");
+process.stdout.write(
+  JSON.stringify({
+    samples,
+    width: info.width,
+    height: info.height,
+    bytes: info.size,
+    threads: sharp.concurrency(),
+    version: sharp.versions,
+  }) + "\n",
+);

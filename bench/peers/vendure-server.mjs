@@ -17,7 +17,15 @@ const CLI = "@vendure/core/cli";
 const require = createRequire(import.meta.url);
 const vendure = require(CORE);
 const cli = require(CLI);
-const { bootstrap, DefaultLogger, LogLevel, dummyPaymentHandler, JobQueueService, Importer, RequestContextService } = vendure;
+const {
+  bootstrap,
+  DefaultLogger,
+  LogLevel,
+  dummyPaymentHandler,
+  JobQueueService,
+  Importer,
+  RequestContextService,
+} = vendure;
 
 const protocol = (line) => process.stdout.write(line + "\n");
 // Vendure and its importer write to the console: keep standard output for the lines above
@@ -66,13 +74,20 @@ if (process.env.VENDURE_IMPORT === "yes") {
   // Vendure's importer (what its `populate` calls), watched so the bench can show progress
   const csv = fs.readFileSync(process.env.VENDURE_CATALOG, "utf8");
   const total = csv.split("\n").slice(1).filter((line) => line && !line.startsWith(",")).length;
-  const ctx = await app.get(RequestContextService).create({ apiType: "admin", languageCode: initial.defaultLanguage });
+  const ctx = await app.get(RequestContextService).create({
+    apiType: "admin",
+    languageCode: initial.defaultLanguage,
+  });
   const result = await new Promise((resolve, reject) => {
     let last = { imported: 0, errors: [] };
     app.get(Importer).parseAndImport(csv, ctx, true).subscribe({
       next(progress) {
         if (progress.imported && progress.imported % 100 === 0 && progress.imported !== last.imported) {
-          protocol(`progress vendure imported ${progress.imported}/${total} products (${Math.round((Date.now() - imported) / 1000)} s)`);
+          protocol(
+            `progress vendure imported ${progress.imported}/${total} products (${
+              Math.round((Date.now() - imported) / 1000)
+            } s)`,
+          );
         }
         last = progress;
       },
@@ -83,13 +98,21 @@ if (process.env.VENDURE_IMPORT === "yes") {
   if (result.errors?.length) {
     throw new Error(`vendure import: ${result.errors.length} errors, first: ${result.errors[0]}`);
   }
-  protocol(`progress vendure imported ${result.imported} products in ${Date.now() - imported} ms; creating collections`);
+  protocol(
+    `progress vendure imported ${result.imported} products in ${
+      Date.now() - imported
+    } ms; creating collections`,
+  );
   await cli.populateCollections(app, initial);
 }
 
 const shop = `http://127.0.0.1:${port}/shop-api`;
 async function shopQuery(query) {
-  const res = await fetch(shop, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+  const res = await fetch(shop, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query }),
+  });
   const body = await res.json();
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data;
@@ -98,11 +121,15 @@ async function shopQuery(query) {
 // the collection filters are applied by jobs: wait until every collection holds the variants it should
 const expected = Number(process.env.VENDURE_COLLECTION_VARIANTS);
 let held = 0;
-for (let waited = 0; ; waited += 500) {
-  const data = await shopQuery(`{ collections(options: { take: 250 }) { items { productVariants(options: { take: 0 }) { totalItems } } } }`);
+for (let waited = 0;; waited += 500) {
+  const data = await shopQuery(
+    `{ collections(options: { take: 250 }) { items { productVariants(options: { take: 0 }) { totalItems } } } }`,
+  );
   held = data.collections.items.reduce((sum, c) => sum + c.productVariants.totalItems, 0);
   if (held >= expected) break;
-  if (waited > 600_000) throw new Error(`vendure collections hold ${held} variants after 10 minutes, not ${expected}`);
+  if (waited > 600_000) {
+    throw new Error(`vendure collections hold ${held} variants after 10 minutes, not ${expected}`);
+  }
   if (waited % 10_000 === 0) protocol(`progress vendure collections hold ${held}/${expected} variants`);
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
@@ -120,4 +147,11 @@ process.stdin.on("end", stop);
 process.stdin.on("close", stop);
 process.stdin.resume();
 
-protocol(JSON.stringify({ shop, products: counts.products.totalItems, collection_variants: held, ready_ms: Date.now() - started }));
+protocol(
+  JSON.stringify({
+    shop,
+    products: counts.products.totalItems,
+    collection_variants: held,
+    ready_ms: Date.now() - started,
+  }),
+);

@@ -16,7 +16,8 @@ export interface CatalogProduct {
   collections: { handle: string; title: string }[];
 }
 
-const CATALOG_PAGE = `query Catalog($after: String) { products(first: 250, after: $after, sortKey: CREATED_AT) {
+const CATALOG_PAGE =
+  `query Catalog($after: String) { products(first: 250, after: $after, sortKey: CREATED_AT) {
   edges { node { handle title options { name values }
     variants(first: 50) { nodes { sku price { amount } selectedOptions { name value } } }
     collections(first: 50) { nodes { handle title } } } }
@@ -56,12 +57,26 @@ function csvCell(value: string | number): string {
 // Vendure's importer: one row per variant, the product's columns on its first row only; option groups and
 // facets are "|"-separated, a facet written "facet:value"
 const COLUMNS = [
-  "name", "slug", "description", "assets", "facets", "optionGroups", "optionValues", "sku", "price", "taxCategory",
-  "stockOnHand", "trackInventory", "variantAssets", "variantFacets",
+  "name",
+  "slug",
+  "description",
+  "assets",
+  "facets",
+  "optionGroups",
+  "optionValues",
+  "sku",
+  "price",
+  "taxCategory",
+  "stockOnHand",
+  "trackInventory",
+  "variantAssets",
+  "variantFacets",
 ];
 
 /** The catalog as Vendure's product CSV and its initial data (one collection per site collection). */
-export function vendureCatalog(products: CatalogProduct[]): { csv: string; initial: unknown; collectionVariants: number } {
+export function vendureCatalog(
+  products: CatalogProduct[],
+): { csv: string; initial: unknown; collectionVariants: number } {
   const lines = [COLUMNS.join(",")];
   const collections = new Map<string, string>();
   let collectionVariants = 0;
@@ -71,24 +86,28 @@ export function vendureCatalog(products: CatalogProduct[]): { csv: string; initi
     product.variants.forEach((variant, i) => {
       // Vendure wants a value of every group on every variant; a variant the site gives fewer options
       // (the demo's notebook: cloth and foil only on the premium one) gets "none" for the rest
-      const values = groups.map((g) => variant.selectedOptions.find((o) => o.name === g.name)?.value ?? "none");
+      const values = groups.map((g) =>
+        variant.selectedOptions.find((o) => o.name === g.name)?.value ?? "none"
+      );
       const first = i === 0;
-      lines.push([
-        first ? product.title : "",
-        first ? product.handle : "",
-        "",
-        "",
-        first ? product.collections.map((c) => `collection:${c.handle}`).join("|") : "",
-        first ? groups.map((g) => g.name).join("|") : "",
-        values.join("|"),
-        variant.sku,
-        variant.price.toFixed(2),
-        "standard",
-        "100",
-        "false",
-        "",
-        "",
-      ].map(csvCell).join(","));
+      lines.push(
+        [
+          first ? product.title : "",
+          first ? product.handle : "",
+          "",
+          "",
+          first ? product.collections.map((c) => `collection:${c.handle}`).join("|") : "",
+          first ? groups.map((g) => g.name).join("|") : "",
+          values.join("|"),
+          variant.sku,
+          variant.price.toFixed(2),
+          "standard",
+          "100",
+          "false",
+          "",
+          "",
+        ].map(csvCell).join(","),
+      );
     });
     for (const c of product.collections) collections.set(c.handle, c.title);
     collectionVariants += product.collections.length * product.variants.length;
@@ -104,7 +123,10 @@ export function vendureCatalog(products: CatalogProduct[]): { csv: string; initi
     collections: [...collections].map(([handle, title]) => ({
       name: title,
       slug: handle,
-      filters: [{ code: "facet-value-filter", args: { facetValueNames: [`collection:${handle}`], containsAny: false } }],
+      filters: [{
+        code: "facet-value-filter",
+        args: { facetValueNames: [`collection:${handle}`], containsAny: false },
+      }],
     })),
   };
   return { csv: lines.join("\n") + "\n", initial, collectionVariants };
@@ -130,18 +152,32 @@ export interface RunningVendure {
  * product at a time), so the first run keeps its imported database as a template named by the catalog's
  * hash, and later runs start from a fresh copy of it (CREATE DATABASE ... TEMPLATE).
  */
-export async function startVendure(products: CatalogProduct[], say: (line: string) => void): Promise<RunningVendure> {
-  const install = await installNodePackages(`${PEERS_DIR}vendure/`, VENDURE_PACKAGES, (l) => say(`vendure: ${l}`));
+export async function startVendure(
+  products: CatalogProduct[],
+  say: (line: string) => void,
+): Promise<RunningVendure> {
+  const install = await installNodePackages(
+    `${PEERS_DIR}vendure/`,
+    VENDURE_PACKAGES,
+    (l) => say(`vendure: ${l}`),
+  );
   const { csv, initial, collectionVariants } = vendureCatalog(products);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify([VENDURE_PACKAGES, csv, initial])));
-  const template = `sitewire_vendure_catalog_${[...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(JSON.stringify([VENDURE_PACKAGES, csv, initial])),
+  );
+  const template = `sitewire_vendure_catalog_${
+    [...new Uint8Array(digest).slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("")
+  }`;
   const database = await freshPeerDatabase("sitewire_vendure", template);
   try {
     await Deno.writeTextFile(`${install.dir}catalog.csv`, csv);
     await Deno.writeTextFile(`${install.dir}initial.json`, JSON.stringify(initial));
-    say(database.copied
-      ? `vendure: starting on a fresh copy of the catalog imported before (${template})`
-      : `vendure: starting on a fresh database and importing ${products.length} products (first run only; minutes)`);
+    say(
+      database.copied
+        ? `vendure: starting on a fresh copy of the catalog imported before (${template})`
+        : `vendure: starting on a fresh database and importing ${products.length} products (first run only; minutes)`,
+    );
     const child = await startNodeScript(install, new URL("./vendure-server.mjs", import.meta.url), {
       VENDURE_DB_URL: database.url,
       VENDURE_PORT: String(freePort()),
@@ -152,13 +188,19 @@ export async function startVendure(products: CatalogProduct[], say: (line: strin
       NODE_ENV: "production",
     }, { readyWithinMs: 1_800_000, progress: (line) => say(line) });
     const ready = child.ready as { shop: string; products: number; ready_ms: number };
-    say(`vendure: ${ready.products} products served at ${ready.shop}, ready in ${Math.round(ready.ready_ms / 1000)} s`);
+    say(
+      `vendure: ${ready.products} products served at ${ready.shop}, ready in ${
+        Math.round(ready.ready_ms / 1000)
+      } s`,
+    );
     return {
       shop: ready.shop,
       products: ready.products,
       async stop() {
         await child.stop();
-        if (!database.copied) await database.keepAs(template).catch((e) => say(`vendure: template not kept: ${e.message}`));
+        if (!database.copied) {
+          await database.keepAs(template).catch((e) => say(`vendure: template not kept: ${e.message}`));
+        }
         await database.drop();
       },
     };
