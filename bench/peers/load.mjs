@@ -19,6 +19,8 @@ const result = await autocannon({
   url: job.url,
   connections: job.connections,
   duration: job.seconds,
+  // a slow answer is counted, not dropped as an error at autocannon's default 10 s
+  timeout: 60,
   requests: [{
     method: job.method ?? "GET",
     ...(job.body ? { body: job.body } : {}),

@@ -91,6 +91,11 @@ export async function sideBySide(
   }
   const sitewire = mean(siteRuns);
   const other = mean(peerRuns);
+  for (const [side, figures] of [["sitewire", sitewire], ["peer", other]] as const) {
+    if (!figures.requests) {
+      say(`${label}: ${side} completed no request within ${site.seconds} s (each took longer)`);
+    }
+  }
   return {
     sitewire,
     peer: other,

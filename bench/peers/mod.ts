@@ -179,7 +179,32 @@ async function benchVendure(
     const vendure = await startVendure(catalog, say);
     try {
       const siteQuery = SITE_PRODUCTS;
-      await storeQuery(siteQuery, {});
+      // both answer the same page, once each alone first: how long one read takes without load
+      let t0 = performance.now();
+      const sitePage = await storeQuery(siteQuery, {});
+      const siteAlone = performance.now() - t0;
+      t0 = performance.now();
+      const res = await fetch(vendure.shop, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: VENDURE_PRODUCTS }),
+      });
+      const vendurePage = await res.json();
+      const vendureAlone = performance.now() - t0;
+      const vendureItems = vendurePage.data?.products?.items?.length;
+      if (vendureItems !== sitePage.products.edges.length) {
+        throw new Error(
+          `vendure answers ${
+            vendureItems ?? JSON.stringify(vendurePage.errors)
+          } products, the site ${sitePage.products.edges.length}`,
+        );
+      }
+      const alone = { sitewire_ms: siteAlone, vendure_ms: vendureAlone, products: vendureItems };
+      say(
+        `store products: ${vendureItems} products a page; one read alone ${siteAlone.toFixed(0)} ms (site), ${
+          vendureAlone.toFixed(0)
+        } ms (vendure)`,
+      );
       const store = await sideBySide(
         "store products",
         job(storeUrl, {
@@ -206,7 +231,7 @@ async function benchVendure(
         connections: CONNECTIONS,
         seconds: SECONDS,
         rounds: ROUNDS,
-        store_products: store,
+        store_products: { ...store, alone },
         goal: "throughput ratio ≥ 10, p99 ratio < 1",
       };
     } finally {
