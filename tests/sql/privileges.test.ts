@@ -127,6 +127,7 @@ const ACCESS_BY_TABLE: Record<string, Access> = {
   community_reposts: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
   community_space_members: { anon: "-", authenticated: "SELECT / SELECT" },
   community_spaces: { anon: "-", authenticated: "SELECT / SELECT" },
+  community_thread_mutes: { anon: "-", authenticated: "DELETE,INSERT,SELECT / DELETE,INSERT,SELECT" },
   // the protocol server: repositories, sessions and the firehose are the service role's alone; a member
   // reads their app passwords and keeps their preferences; the find index is public like the posts it lists
   network_accounts: NONE,
