@@ -46,6 +46,11 @@ export interface RuntimeConfig {
    * JWT_SECRET): never in the database, so a copy of the database alone cannot sign as a member.
    */
   networkKeySecret?: string;
+  /**
+   * How many bytes of hot read answers each function keeps in memory (ANSWER_CACHE_MB, default 32;
+   * 0 switches the keeping off): shared/answer-cache.ts.
+   */
+  answerCacheBytes: number;
 }
 
 export interface ReadOptions {
@@ -68,6 +73,8 @@ export function readConfig(
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0 || trustedProxies > 10) {
     throw new ConfigError(`TRUST_PROXY must be true, false or the number of trusted proxies (0 to 10)`);
   }
+  const cacheMb = Number(env.get("ANSWER_CACHE_MB")?.trim() || 32);
+  if (!Number.isFinite(cacheMb) || cacheMb < 0) throw new ConfigError(`ANSWER_CACHE_MB must be a number of megabytes`);
   return {
     databaseUrl: env.get("DATABASE_URL") ?? env.get("SUPABASE_DB_URL") ?? undefined,
     port,
@@ -90,6 +97,7 @@ export function readConfig(
     networkRelayUrl: env.get("NETWORK_RELAY_URL")?.trim() ? trimSlash(env.get("NETWORK_RELAY_URL")!.trim()) : undefined,
     networkKeySecret: env.get("NETWORK_KEY_SECRET") || env.get("JWT_SECRET") || env.get("SUPABASE_JWT_SECRET") ||
       undefined,
+    answerCacheBytes: Math.round(cacheMb * 1024 * 1024),
   };
 }
 
