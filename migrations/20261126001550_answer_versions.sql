@@ -15,7 +15,9 @@ create table public.answer_versions (
   version bigint not null default 0
 );
 alter table public.answer_versions enable row level security;
--- no policies: only the service role reads or bumps versions
+-- no policies: only the service role reads or bumps versions (the revoke undoes a platform's default
+-- grants on new tables, as rls_hardening does for the others)
+revoke all on public.answer_versions from anon, authenticated;
 grant all on public.answer_versions to service_role;
 
 insert into public.answer_versions (scope) values ('site'), ('content:published'), ('content:preview')
