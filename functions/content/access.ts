@@ -23,8 +23,11 @@ export interface Access {
   keyId?: string;
   /** the caller asked for management shapes (management media type) */
   management: boolean;
-  /** the version of what this caller's stage serves, as the request's admission saw it (answer cache) */
-  answerVersion: number;
+  /**
+   * The version of what this caller's stage serves, as the request's admission saw it (the answer
+   * cache); absent where no admission ran (an app called in-process without it keeps no answers)
+   */
+  answerVersion?: number;
 }
 
 export type ContentEnv = {
@@ -69,7 +72,7 @@ export function contentAccess(ctx: FunctionContext): MiddlewareHandler<ContentEn
     const management = (c.req.header("content-type") ?? "").includes(MANAGEMENT_MEDIA_TYPE);
     const key = admission.key;
     if (admission.unknownKey || key?.revoked) throw fail("AccessTokenInvalid");
-    let access: Omit<Access, "answerVersion">;
+    let access: Access;
     if (!key) {
       if (!deliveryIsPublic(site) || management) throw fail("AccessTokenInvalid");
       access = { stage: "published", gated: false, management: false };

@@ -64,17 +64,18 @@ function answerKey(c: Context<ContentEnv>): string {
 function keptAnswers(answers: AnswerCache): MiddlewareHandler<ContentEnv> {
   return async (c, next) => {
     const access = c.get("access");
-    if (c.req.method !== "GET" || access.management) return await next();
+    const version = access.answerVersion;
+    if (c.req.method !== "GET" || access.management || version === undefined) return await next();
     const scope = `content:${access.stage}`;
     const key = answerKey(c);
-    const kept = answers.get(scope, access.answerVersion, key);
+    const kept = answers.get(scope, version, key);
     if (kept) {
       c.res = sendAnswer(c, kept);
       return;
     }
     await next();
     const built = c.get("answer");
-    if (built && c.res.status < 400) answers.put(scope, access.answerVersion, key, built);
+    if (built && c.res.status < 400) answers.put(scope, version, key, built);
   };
 }
 
