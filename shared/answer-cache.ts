@@ -33,7 +33,8 @@ export interface AnswerCache {
 export const ANSWER_VERSIONS_CHANNEL = "answer_versions";
 
 /** A string's size in memory, near enough for a budget (UTF-16). */
-const sizeOf = (answer: KeptAnswer, key: string) => 2 * (answer.body.length + answer.etag.length + key.length) + 128;
+const sizeOf = (answer: KeptAnswer, key: string) =>
+  2 * (answer.body.length + answer.etag.length + key.length) + 128;
 
 export function answerCache(sql: Sql | undefined, maxBytes: number): AnswerCache {
   const kept = new Map<string, Kept>();

@@ -14,7 +14,11 @@ test("a kept answer serves requests that saw its version or an earlier one, neve
   const cache = answerCache(undefined, 1 << 20);
   cache.put("s", 5, "/a", answer("five"));
   assert.equal(cache.get("s", 5, "/a")?.body, "five");
-  assert.equal(cache.get("s", 4, "/a")?.body, "five", "a request that began before the change may have the newer answer");
+  assert.equal(
+    cache.get("s", 4, "/a")?.body,
+    "five",
+    "a request that began before the change may have the newer answer",
+  );
   assert.equal(cache.get("s", 6, "/a"), undefined, "a request that saw a later version builds its own");
   assert.equal(cache.get("s", 5, "/a"), undefined, "and the stale answer is gone");
   assert.equal(cache.get("other", 5, "/a"), undefined, "scopes are apart");
@@ -33,7 +37,11 @@ test("the cache keeps to its size, dropping the least recently used first; size 
   assert.equal(cache.get("s", 1, "/1"), undefined, "the least recently used went");
   assert.ok(cache.size < 12);
   cache.put("s", 1, "/huge", answer("y".repeat(20_000)));
-  assert.equal(cache.get("s", 1, "/huge"), undefined, "an answer larger than an eighth of the budget is not kept");
+  assert.equal(
+    cache.get("s", 1, "/huge"),
+    undefined,
+    "an answer larger than an eighth of the budget is not kept",
+  );
   const off = answerCache(undefined, 0);
   off.put("s", 1, "/a", answer("a"));
   assert.equal(off.size, 0);
@@ -60,7 +68,9 @@ test("a bump's notification drops the older answers of its scope on a listening 
 });
 
 async function versions(tx: Tx): Promise<Record<string, number>> {
-  const rows = await tx<{ scope: string; version: number }[]>`select scope, version from public.answer_versions`;
+  const rows = await tx<
+    { scope: string; version: number }[]
+  >`select scope, version from public.answer_versions`;
   return Object.fromEntries(rows.map((r) => [r.scope, r.version]));
 }
 
@@ -73,13 +83,23 @@ async function bumped(tx: Tx, change: () => Promise<unknown>): Promise<string[]>
 
 test("which changes bump which versions: drafts Preview only, published rows both, assets, types and the site", () =>
   rolledBack(async (tx) => {
-    const [draft] = await tx<{ id: string }[]>`select id from public.content_entries where stage = 'preview' limit 1`;
+    const [draft] = await tx<
+      { id: string }[]
+    >`select id from public.content_entries where stage = 'preview' limit 1`;
     assert.deepEqual(
-      await bumped(tx, () => tx`update public.content_entries set revision = revision + 1 where stage = 'preview' and id = ${draft.id}`),
+      await bumped(
+        tx,
+        () =>
+          tx`update public.content_entries set revision = revision + 1 where stage = 'preview' and id = ${draft.id}`,
+      ),
       ["content:preview"],
     );
     assert.deepEqual(
-      await bumped(tx, () => tx`update public.content_entries set revision = revision + 1 where stage = 'published' and id = ${draft.id}`),
+      await bumped(
+        tx,
+        () =>
+          tx`update public.content_entries set revision = revision + 1 where stage = 'published' and id = ${draft.id}`,
+      ),
       ["content:preview", "content:published"],
     );
     assert.deepEqual(
@@ -88,15 +108,26 @@ test("which changes bump which versions: drafts Preview only, published rows bot
       "a statement that changed no row bumps nothing",
     );
     assert.deepEqual(
-      await bumped(tx, () => tx`delete from public.content_entries where stage = 'published' and id = ${draft.id}`),
+      await bumped(
+        tx,
+        () => tx`delete from public.content_entries where stage = 'published' and id = ${draft.id}`,
+      ),
       ["content:preview", "content:published"],
     );
     assert.deepEqual(
-      await bumped(tx, () => tx`update public.content_assets set revision = revision + 1 where id = (select id from public.content_assets limit 1)`),
+      await bumped(
+        tx,
+        () =>
+          tx`update public.content_assets set revision = revision + 1 where id = (select id from public.content_assets limit 1)`,
+      ),
       ["content:preview", "content:published"],
     );
     assert.deepEqual(
-      await bumped(tx, () => tx`update public.content_models set revision = revision + 1 where id = (select id from public.content_models limit 1)`),
+      await bumped(
+        tx,
+        () =>
+          tx`update public.content_models set revision = revision + 1 where id = (select id from public.content_models limit 1)`,
+      ),
       ["content:preview", "content:published"],
     );
     assert.deepEqual(

@@ -124,7 +124,11 @@ export async function runGraphql(
     shaped: new WeakMap(),
     withheld,
   };
-  return await compiled(schema, document, request.operationName).query(undefined, contextValue, request.variables ?? {});
+  return await compiled(schema, document, request.operationName).query(
+    undefined,
+    contextValue,
+    request.variables ?? {},
+  );
 }
 
 /**
@@ -144,7 +148,14 @@ function compiled(schema: GraphQLSchema, document: DocumentNode, operationName?:
     // validated above, so compiling cannot fail but on a bug: let execute answer as it always did
     query = isCompiledQuery(made) ? made : {
       query: (root, context, variables) =>
-        execute({ schema, document, operationName, rootValue: root, contextValue: context, variableValues: variables }),
+        execute({
+          schema,
+          document,
+          operationName,
+          rootValue: root,
+          contextValue: context,
+          variableValues: variables,
+        }),
     } as CompiledQuery;
     byOperation.set(name, query);
   }

@@ -6,7 +6,6 @@ import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import {
   type DocumentNode,
   execute,
-  type ExecutionResult,
   type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLFormattedError,
@@ -181,7 +180,11 @@ export async function run(
   request: GraphQLRequest,
   context: StoreContext,
 ): Promise<GraphQLResponse> {
-  const result = await compiled(document, request.operationName).query(undefined, context, request.variables ?? {});
+  const result = await compiled(document, request.operationName).query(
+    undefined,
+    context,
+    request.variables ?? {},
+  );
   const response: GraphQLResponse = {};
   if (result.errors?.length) response.errors = result.errors.map(formatError);
   if ("data" in result) response.data = result.data;
@@ -206,7 +209,14 @@ function compiled(document: DocumentNode, operationName?: string): CompiledQuery
     // prepared (validated) above, so compiling cannot fail but on a bug: let execute answer as before
     query = isCompiledQuery(made) ? made : {
       query: (root, context, variables) =>
-        execute({ schema, document, operationName, rootValue: root, contextValue: context, variableValues: variables }),
+        execute({
+          schema,
+          document,
+          operationName,
+          rootValue: root,
+          contextValue: context,
+          variableValues: variables,
+        }),
     } as CompiledQuery;
     byOperation.set(name, query);
   }

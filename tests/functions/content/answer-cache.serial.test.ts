@@ -17,13 +17,20 @@ const ARTICLE = { "x-contentful-content-type": "article" };
 const version = (v: number) => ({ "x-contentful-version": String(v) });
 
 /** A second instance: its own pool and its own kept answers, over the same database. */
-async function secondHost() {
+function secondHost() {
   const pool = connect(testDatabaseUrl(), { max: 4 });
   const port = freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const ctx = createContext({ ...host.ctx.config, port, publicUrl: host.baseUrl, functionsUrl: baseUrl }, { sql: pool });
+  const ctx = createContext({ ...host.ctx.config, port, publicUrl: host.baseUrl, functionsUrl: baseUrl }, {
+    sql: pool,
+  });
   const controller = new AbortController();
-  const server = serveHost(ctx, { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} });
+  const server = serveHost(ctx, {
+    port,
+    hostname: "127.0.0.1",
+    signal: controller.signal,
+    onListen: () => {},
+  });
   return {
     env: `${baseUrl}/api/content/spaces/${host.space}/environments/master`,
     async close() {
@@ -42,17 +49,25 @@ async function read(url: string, key: string) {
 }
 
 test("a publish through one instance is read at once through another, round after round", async () => {
-  const b = await secondHost();
+  const b = secondHost();
   const { key: management } = await makerKey();
   // fresh delivery keys every few rounds: one key's reads would pass its 78-a-second limit
   const readers = await Promise.all(Array.from({ length: 4 }, () => host.key("delivery")));
   try {
     await inCloudMode(async () => {
-      const made = await call("POST", `${envA}/entries`, management, { fields: { title: { "en-US": unique("Kept") } } }, ARTICLE);
+      const made = await call("POST", `${envA}/entries`, management, {
+        fields: { title: { "en-US": unique("Kept") } },
+      }, ARTICLE);
       assert.equal(made.status, 201, JSON.stringify(made.body));
       const id = made.body.sys.id as string;
       let current = made.body;
-      let published = await call("PUT", `${envA}/entries/${id}/published`, management, undefined, version(current.sys.version));
+      let published = await call(
+        "PUT",
+        `${envA}/entries/${id}/published`,
+        management,
+        undefined,
+        version(current.sys.version),
+      );
       assert.equal(published.status, 200, JSON.stringify(published.body));
       current = published.body;
       const list = (env: string) => `${env}/entries?content_type=article&sys.id=${id}&include=1`;
@@ -74,13 +89,27 @@ test("a publish through one instance is read at once through another, round afte
           fields: { ...current.fields, title: { "en-US": next } },
         }, version(current.sys.version));
         assert.equal(saved.status, 200, JSON.stringify(saved.body));
-        published = await call("PUT", `${envA}/entries/${id}/published`, management, undefined, version(saved.body.sys.version));
+        published = await call(
+          "PUT",
+          `${envA}/entries/${id}/published`,
+          management,
+          undefined,
+          version(saved.body.sys.version),
+        );
         assert.equal(published.status, 200, JSON.stringify(published.body));
         current = published.body;
         // and read at once, without waiting for anything, through B first, then A
         for (const env of [b.env, envA]) {
-          assert.equal((await read(`${env}/entries/${id}`, reader)).body.fields.title, next, `round ${round}: one entry`);
-          assert.equal((await read(list(env), reader)).body.items[0].fields.title, next, `round ${round}: the list`);
+          assert.equal(
+            (await read(`${env}/entries/${id}`, reader)).body.fields.title,
+            next,
+            `round ${round}: one entry`,
+          );
+          assert.equal(
+            (await read(list(env), reader)).body.items[0].fields.title,
+            next,
+            `round ${round}: the list`,
+          );
         }
       }
       // unpublished through A: gone from Delivery on B at once
@@ -124,7 +153,9 @@ test("a kept answer is what is served while its version stands, and every hit st
     assert.equal((await read(url, key)).body.fields.title, marked);
     // a conditional read of the kept answer is a 304
     const etag = (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).headers.get("etag")!;
-    const conditional = await fetch(url, { headers: { authorization: `Bearer ${key}`, "if-none-match": etag } });
+    const conditional = await fetch(url, {
+      headers: { authorization: `Bearer ${key}`, "if-none-match": etag },
+    });
     assert.equal(conditional.status, 304);
     await conditional.body?.cancel();
     // a revoked key is refused even though the answer is kept
@@ -134,7 +165,9 @@ test("a kept answer is what is served while its version stands, and every hit st
     assert.equal(refused.body.sys.id, "AccessTokenInvalid");
   } finally {
     await sql.begin(async (tx) => {
-      await tx`update public.content_entries set fields = ${sql.json(entry.fields as never)} where stage = 'published' and id = ${entry.id}`;
+      await tx`update public.content_entries set fields = ${
+        sql.json(entry.fields as never)
+      } where stage = 'published' and id = ${entry.id}`;
     });
   }
 });
