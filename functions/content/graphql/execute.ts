@@ -4,7 +4,6 @@
 // GraphQL errors at their paths.
 import {
   type DocumentNode,
-  execute,
   type ExecutionResult,
   getOperationAST,
   getVariableValues,
@@ -12,7 +11,7 @@ import {
   type GraphQLSchema,
   validate,
 } from "graphql";
-import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import { compiledRun } from "../../../shared/graphql-compiled.ts";
 import { jsonPathText, jsonProblem } from "../../../shared/input-text.ts";
 import { parseBounded, unstorableStringLiteral } from "../../../shared/graphql-input.ts";
 import type { Db } from "../../../shared/db.ts";
@@ -124,40 +123,9 @@ export async function runGraphql(
     shaped: new WeakMap(),
     withheld,
   };
-  return await compiled(schema, document, request.operationName).query(
+  return await compiledRun(schema, document, request.operationName)(
     undefined,
     contextValue,
     request.variables ?? {},
   );
-}
-
-/**
- * Each valid document compiled once per schema (graphql-jit): the compiled query resolves the same
- * resolvers as graphql-js's execute, without re-walking the document's selections for every one of the
- * thousands of fields a page of entries answers.
- */
-const compiledDocuments = new WeakMap<DocumentNode, Map<string, CompiledQuery>>();
-
-function compiled(schema: GraphQLSchema, document: DocumentNode, operationName?: string): CompiledQuery {
-  let byOperation = compiledDocuments.get(document);
-  if (!byOperation) compiledDocuments.set(document, byOperation = new Map());
-  const name = operationName ?? "";
-  let query = byOperation.get(name);
-  if (!query) {
-    const made = compileQuery(schema, document, operationName);
-    // validated above, so compiling cannot fail but on a bug: let execute answer as it always did
-    query = isCompiledQuery(made) ? made : {
-      query: (root, context, variables) =>
-        execute({
-          schema,
-          document,
-          operationName,
-          rootValue: root,
-          contextValue: context,
-          variableValues: variables,
-        }),
-    } as CompiledQuery;
-    byOperation.set(name, query);
-  }
-  return query;
 }

@@ -2,10 +2,8 @@
 // execute. Faults in the query come back as GraphQL errors (HTTP 200); an unexpected failure inside a
 // resolver is masked as INTERNAL_SERVER_ERROR and logged, never shown.
 import { makeExecutableSchema } from "@graphql-tools/schema";
-import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import {
   type DocumentNode,
-  execute,
   type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLFormattedError,
@@ -16,6 +14,7 @@ import {
 } from "graphql";
 import { StoreInputError } from "../domain/errors.ts";
 import { unstorablePath } from "../domain/input.ts";
+import { compiledRun } from "../../../shared/graphql-compiled.ts";
 import { DOCUMENT_LIMITS, parseBounded, unstorableStringLiteral } from "../../../shared/graphql-input.ts";
 import { limitErrors, measure } from "./limits.ts";
 import { resolvers } from "./resolvers.ts";
@@ -180,7 +179,7 @@ export async function run(
   request: GraphQLRequest,
   context: StoreContext,
 ): Promise<GraphQLResponse> {
-  const result = await compiled(document, request.operationName).query(
+  const result = await compiledRun(storefrontSchema(), document, request.operationName)(
     undefined,
     context,
     request.variables ?? {},
@@ -189,36 +188,4 @@ export async function run(
   if (result.errors?.length) response.errors = result.errors.map(formatError);
   if ("data" in result) response.data = result.data;
   return response;
-}
-
-/**
- * Each prepared document compiled once (graphql-jit): the compiled query calls the same resolvers and
- * loaders as graphql-js's execute, without re-walking the selections for each of the thousands of fields
- * a page of products with variants answers.
- */
-const compiledDocuments = new WeakMap<DocumentNode, Map<string, CompiledQuery>>();
-
-function compiled(document: DocumentNode, operationName?: string): CompiledQuery {
-  let byOperation = compiledDocuments.get(document);
-  if (!byOperation) compiledDocuments.set(document, byOperation = new Map());
-  const name = operationName ?? "";
-  let query = byOperation.get(name);
-  if (!query) {
-    const schema = storefrontSchema();
-    const made = compileQuery(schema, document, operationName);
-    // prepared (validated) above, so compiling cannot fail but on a bug: let execute answer as before
-    query = isCompiledQuery(made) ? made : {
-      query: (root, context, variables) =>
-        execute({
-          schema,
-          document,
-          operationName,
-          rootValue: root,
-          contextValue: context,
-          variableValues: variables,
-        }),
-    } as CompiledQuery;
-    byOperation.set(name, query);
-  }
-  return query;
 }
