@@ -20,8 +20,12 @@ import { benchSupport } from "./support.ts";
 import { benchNetwork } from "./network.ts";
 import { benchFederation } from "./federation.ts";
 import { ITERATIONS } from "./size.ts";
+import { benchImages } from "./images.ts";
+import { benchWebhooks } from "./webhooks.ts";
+import { benchPeers } from "./peers/mod.ts";
 
-// BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation)
+// BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation,
+// support, images, webhooks, peers)
 const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).filter(Boolean);
 const wants = (part: string) => !ONLY?.length || ONLY.includes(part);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
@@ -244,6 +248,9 @@ await runCli(async () => {
   if (wants("network")) results.push(await benchNetwork(sql, baseUrl));
   if (wants("federation")) results.push(await benchFederation(sql));
   if (wants("support")) results.push(...await benchSupport(url));
+  if (wants("images")) results.push(await benchImages(sql, ctx.storage, baseUrl));
+  if (wants("webhooks")) results.push(await benchWebhooks(sql, url));
+  if (wants("peers")) results.push(...await benchPeers(sql, baseUrl)); // last: it adds articles and a catalog
 
   // a partial run (BENCH_ONLY) replaces its own entries in the results file and keeps the others, whose
   // time and database stay those of the run that measured them; its own entries carry theirs

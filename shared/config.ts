@@ -47,6 +47,11 @@ export interface RuntimeConfig {
    */
   networkKeySecret?: string;
   /**
+   * How many bytes may wait unsent on one subscriber's event stream socket before the subscriber is cut
+   * off as ConsumerTooSlow (NETWORK_FIREHOSE_BUFFER; default 8 MiB).
+   */
+  networkFirehoseBufferBytes: number;
+  /**
    * How many bytes of hot read answers each function keeps in memory (ANSWER_CACHE_MB, default 32;
    * 0 switches the keeping off): shared/answer-cache.ts.
    */
@@ -73,6 +78,10 @@ export function readConfig(
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0 || trustedProxies > 10) {
     throw new ConfigError(`TRUST_PROXY must be true, false or the number of trusted proxies (0 to 10)`);
   }
+  const firehoseBuffer = Number(env.get("NETWORK_FIREHOSE_BUFFER")?.trim() || 8 * 1024 * 1024);
+  if (!Number.isInteger(firehoseBuffer) || firehoseBuffer < 1024) {
+    throw new ConfigError(`NETWORK_FIREHOSE_BUFFER must be a number of bytes (at least 1024)`);
+  }
   const cacheMb = Number(env.get("ANSWER_CACHE_MB")?.trim() || 32);
   if (!Number.isFinite(cacheMb) || cacheMb < 0) throw new ConfigError(`ANSWER_CACHE_MB must be a number of megabytes`);
   return {
@@ -97,6 +106,7 @@ export function readConfig(
     networkRelayUrl: env.get("NETWORK_RELAY_URL")?.trim() ? trimSlash(env.get("NETWORK_RELAY_URL")!.trim()) : undefined,
     networkKeySecret: env.get("NETWORK_KEY_SECRET") || env.get("JWT_SECRET") || env.get("SUPABASE_JWT_SECRET") ||
       undefined,
+    networkFirehoseBufferBytes: firehoseBuffer,
     answerCacheBytes: Math.round(cacheMb * 1024 * 1024),
   };
 }
