@@ -52,9 +52,8 @@ interface AdmissionRow {
   revoked: boolean | null;
   versions: Record<string, number> | null;
   site: SiteSettings | null;
-  window_seconds: number[];
-  hits: number[];
-  window_starts: Date[];
+  /** [window seconds, hits, window start in ms] each (JSON: parsed without the pool's type catalogue) */
+  windows: [number, number, number][] | null;
 }
 
 export async function admit(
@@ -80,7 +79,9 @@ export async function admit(
   const bucket = input.unknownTokensBy === "address" && hash
     ? db`(case when exists (select 1 from k) then ${tokenBucket} else ${addressBucket} end)`
     : db`${tokenBucket}`;
-  const seconds = input.windows.map((w) => w.seconds);
+  // sent as an array literal in text: a JS array needs the pool to have read Postgres's array types
+  // first, which a fresh pool's first statements can race (postgres.js then sends "3600,1")
+  const seconds = `{${input.windows.map((w) => Math.trunc(w.seconds)).join(",")}}`;
   // rate_limit_hit also tries the minute's sweep: a process asks it to once a minute, and counts with a
   // plain upsert otherwise (the sweep's own row would be one more write on every request)
   const minute = Math.floor(input.now.getTime() / 60_000);
@@ -94,7 +95,7 @@ export async function admit(
          on conflict (bucket, window_seconds, window_start) do update set hits = c.hits + 1
          returning c.window_seconds, c.hits, c.window_start`;
   const known = knownSites.get(db);
-  // plain columns rather than JSON objects: this statement runs for every request of every API
+  // plain columns where it can (this statement runs for every request of every API); the windows as JSON
   const [row] = await db<AdmissionRow[]>`
     with k as (
       select id, name, kind, gated, revoked_at is not null as revoked, last_used_at
@@ -112,18 +113,17 @@ export async function admit(
            (select row_to_json(s) from (
               select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s
             where (select site from v) is distinct from ${known?.version ?? null}::bigint) as site,
-           array(select window_seconds from counted order by window_seconds) as window_seconds,
-           array(select hits from counted order by window_seconds) as hits,
-           array(select window_start from counted order by window_seconds) as window_starts
+           (select json_agg(json_build_array(window_seconds, hits, extract(epoch from window_start) * 1000))
+            from counted) as windows
     from (select) one left join k on true`;
   const versions = (row.versions ?? {}) as Record<string, number>;
   let site = row.site;
   if (site) knownSites.set(db, { version: versions.site, site });
   else if (known && known.version === versions.site) site = known.site;
   const windows = input.windows.map((w) => {
-    const at = row.window_seconds.indexOf(w.seconds);
-    const count = at < 0 ? 0 : row.hits[at];
-    const start = at < 0 ? input.now.getTime() : row.window_starts[at].getTime();
+    const counted = row.windows?.find(([seconds]) => seconds === w.seconds);
+    const count = counted?.[1] ?? 0;
+    const start = counted ? Number(counted[2]) : input.now.getTime();
     const resetIn = Math.max(1, Math.ceil((start + w.seconds * 1000 - input.now.getTime()) / 1000));
     return { ...w, hits: count, remaining: Math.max(0, w.limit - count), resetIn };
   });
