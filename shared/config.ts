@@ -51,6 +51,11 @@ export interface RuntimeConfig {
    * off as ConsumerTooSlow (NETWORK_FIREHOSE_BUFFER; default 8 MiB).
    */
   networkFirehoseBufferBytes: number;
+  /**
+   * How many bytes of hot read answers each function keeps in memory (ANSWER_CACHE_MB, default 32;
+   * 0 switches the keeping off): shared/answer-cache.ts.
+   */
+  answerCacheBytes: number;
 }
 
 export interface ReadOptions {
@@ -77,6 +82,8 @@ export function readConfig(
   if (!Number.isInteger(firehoseBuffer) || firehoseBuffer < 1024) {
     throw new ConfigError(`NETWORK_FIREHOSE_BUFFER must be a number of bytes (at least 1024)`);
   }
+  const cacheMb = Number(env.get("ANSWER_CACHE_MB")?.trim() || 32);
+  if (!Number.isFinite(cacheMb) || cacheMb < 0) throw new ConfigError(`ANSWER_CACHE_MB must be a number of megabytes`);
   return {
     databaseUrl: env.get("DATABASE_URL") ?? env.get("SUPABASE_DB_URL") ?? undefined,
     port,
@@ -100,6 +107,7 @@ export function readConfig(
     networkKeySecret: env.get("NETWORK_KEY_SECRET") || env.get("JWT_SECRET") || env.get("SUPABASE_JWT_SECRET") ||
       undefined,
     networkFirehoseBufferBytes: firehoseBuffer,
+    answerCacheBytes: Math.round(cacheMb * 1024 * 1024),
   };
 }
 
