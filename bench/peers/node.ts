@@ -95,6 +95,21 @@ export interface NodeChild {
   stop(): Promise<void>;
 }
 
+/** `script` copied next to the installed packages and started under Node 22 with only `env` (and PATH, HOME). */
+async function spawnNodeScript(install: NodeInstall, script: URL, env: Record<string, string>): Promise<Deno.ChildProcess> {
+  const name = script.pathname.split("/").pop()!;
+  await Deno.copyFile(script, `${install.dir}${name}`);
+  return new Deno.Command(install.node, {
+    args: [`${install.dir}${name}`],
+    cwd: install.dir,
+    env: { PATH: install.env.PATH, HOME: Deno.env.get("HOME") ?? "/tmp", ...env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
 /**
  * Starts `script` (copied next to the installed packages, so its imports resolve there) under Node 22 and
  * waits for a line of standard output holding a JSON object saying it is ready (lines before it are progress,
@@ -106,17 +121,7 @@ export async function startNodeScript(
   env: Record<string, string>,
   options: { readyWithinMs?: number; progress?: (line: string) => void } = {},
 ): Promise<NodeChild> {
-  const name = script.pathname.split("/").pop()!;
-  await Deno.copyFile(script, `${install.dir}${name}`);
-  const child = new Deno.Command(install.node, {
-    args: [`${install.dir}${name}`],
-    cwd: install.dir,
-    env: { PATH: install.env.PATH, HOME: Deno.env.get("HOME") ?? "/tmp", ...env },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = await spawnNodeScript(install, script, env);
   let errors = "";
   const errorsDone = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
     new WritableStream({ write: (chunk) => void (errors = (errors + chunk).slice(-4000)) }),
@@ -186,17 +191,7 @@ export async function runNodeScript<T>(
   env: Record<string, string>,
   input = "",
 ): Promise<T> {
-  const name = script.pathname.split("/").pop()!;
-  await Deno.copyFile(script, `${install.dir}${name}`);
-  const child = new Deno.Command(install.node, {
-    args: [`${install.dir}${name}`],
-    cwd: install.dir,
-    env: { PATH: install.env.PATH, HOME: Deno.env.get("HOME") ?? "/tmp", ...env },
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = await spawnNodeScript(install, script, env);
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(input));
   await writer.close();

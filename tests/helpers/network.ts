@@ -2,7 +2,12 @@
 // an AtpAgent (the real client) signed in as them against the running host.
 import { AtpAgent } from "@atproto/api";
 import type { Sql } from "../../shared/db.ts";
-import { ensurePerson } from "../../shared/people.ts";
+import { Database, PlcServer } from "@did-plc/server";
+import { createContext, type FunctionContext } from "../../shared/context.ts";
+import { readConfig, type RuntimeConfig } from "../../shared/config.ts";
+import { freePort } from "../../shared/embedded.ts";
+import { ensurePerson, mintPersonJwt } from "../../shared/people.ts";
+import { serveHost } from "../../web/host.ts";
 import { hashAppPassword } from "../../functions/network/sessions.ts";
 import { insertAppPassword } from "../../functions/network/store/sessions.ts";
 
@@ -50,5 +55,62 @@ export function fromAddress(address: string): typeof fetch {
     const request = new Request(input, init);
     request.headers.set("x-forwarded-for", address);
     return fetch(request);
+  };
+}
+
+/** A host with the wider network reachable: a PLC directory from npm (in memory) and the site on loopback. */
+export interface FederationHost {
+  baseUrl: string;
+  plcUrl: string;
+  ctx: FunctionContext;
+  /** the site's session of a member, as the site's own pages hold it */
+  siteJwt(member: TestMember): Promise<string>;
+  /** a POST of JSON (an empty object when no body), with a bearer when given */
+  post(path: string, token?: string, body?: unknown): Promise<Response>;
+  /** an XRPC query by name with its parameters */
+  get(nsid: string, params: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startFederationHost(sql: Sql, settings: Partial<RuntimeConfig> = {}): Promise<FederationHost> {
+  const plcPort = freePort();
+  const plc = PlcServer.create({ db: Database.mock(), port: plcPort });
+  await plc.start();
+  const plcUrl = `http://localhost:${plcPort}`;
+  const port = freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const config: RuntimeConfig = {
+    ...readConfig(new Map<string, string>()),
+    databaseUrl: Deno.env.get("DATABASE_URL"),
+    port,
+    publicUrl: baseUrl,
+    functionsUrl: baseUrl,
+    allowPrivateWebhookTargets: true,
+    trustedProxies: 1,
+    networkPlcUrl: plcUrl,
+    networkKeySecret: "a deployment secret for tests",
+    ...settings,
+  };
+  const ctx = createContext(config, { sql });
+  const controller = new AbortController();
+  const server = serveHost(ctx, { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} });
+  return {
+    baseUrl,
+    plcUrl,
+    ctx,
+    siteJwt: async (member) =>
+      await mintPersonJwt(await ctx.secrets.get("jwt"), { id: member.id, email: `${member.username}@example.test`, role: "member" }),
+    post: (path, token, body) =>
+      fetch(`${baseUrl}${path}`, {
+        method: "POST",
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json" },
+        body: JSON.stringify(body ?? {}),
+      }),
+    get: (nsid, params) => fetch(`${baseUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`),
+    async close() {
+      controller.abort();
+      await server.finished;
+      await plc.destroy();
+    },
   };
 }

@@ -11,20 +11,40 @@ import { requestCrawl } from "./relay.ts";
 import { type Head, project, resetRepository } from "./project.ts";
 import { federationOf } from "./settings.ts";
 
-/** Projects queued members until the queue is empty; answers how many members it projected. */
-export async function drainProjections(ctx: FunctionContext, site: NetworkSite, max = 1000): Promise<number> {
-  let done = 0;
-  while (done < max) {
-    const claimed = await ctx.sql.begin(async (tx) => {
-      const queued = await claimQueued(tx);
-      if (queued) await project(ctx.config, tx, site, queued.personId, queued.paths, ctx.clock.now());
-      return queued;
-    });
+/**
+ * Projects queued members until the queue is empty; answers how many members it projected and how many
+ * failed. A member whose projection fails (a key sealed under another deployment secret, the directory
+ * down) keeps their queued paths for the next drain and is passed over in this one, so one member never
+ * holds up everybody else's commits.
+ */
+export async function drainProjections(
+  ctx: FunctionContext,
+  site: NetworkSite,
+  max = 1000,
+): Promise<{ projected: number; failed: number }> {
+  let projected = 0;
+  const failed: string[] = [];
+  while (projected + failed.length < max) {
+    let claimed: string | undefined;
+    try {
+      claimed = await ctx.sql.begin(async (tx) => {
+        const queued = await claimQueued(tx, failed);
+        if (!queued) return undefined;
+        claimed = queued.personId;
+        await project(ctx.config, tx, site, queued.personId, queued.paths, ctx.clock.now());
+        return queued.personId;
+      });
+    } catch (error) {
+      if (!claimed) throw error;
+      console.error(`network projector: member ${claimed} not projected (kept queued):`, error);
+      failed.push(claimed);
+      continue;
+    }
     if (!claimed) break;
-    done++;
+    projected++;
     firehoseOf(ctx).poke();
   }
-  return done;
+  return { projected, failed: failed.length };
 }
 
 /** Makes one member's whole repository agree with the tables. */
@@ -52,7 +72,8 @@ export function projectorLoop(ctx: FunctionContext, options: { listen?: false } 
     async pass() {
       const site = await networkSite(ctx);
       if (!site || !federationOf(ctx.config, site).open) return false;
-      return (await drainProjections(ctx, site, 50)) === 50;
+      const { projected, failed } = await drainProjections(ctx, site, 50);
+      return projected + failed === 50;
     },
   });
 }

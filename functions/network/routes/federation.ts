@@ -64,7 +64,7 @@ export function federationRoutes(ctx: FunctionContext): Hono {
       const head = body.reset ? await resetOne(ctx, account.person_id) : await projectAll(ctx, s, account.person_id);
       return c.json({ did: account.did, ...(head ?? {}) });
     }
-    return c.json({ projected: await drainProjections(ctx, s) });
+    return c.json(await drainProjections(ctx, s));
   });
   app.post("/internal/rotate-key", async (c) => {
     const s = await service(c.req.raw);

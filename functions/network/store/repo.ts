@@ -242,10 +242,16 @@ export async function tableRecords(
 // ---- the projection queue
 
 /** Claims one member's queued paths (skipping members another instance is projecting). */
-export async function claimQueued(tx: Tx): Promise<{ personId: string; paths: string[] } | undefined> {
+/** The oldest queued member's paths, taken off the queue (not one of `passedOver`, which failed this drain). */
+export async function claimQueued(
+  tx: Tx,
+  passedOver: string[] = [],
+): Promise<{ personId: string; paths: string[] } | undefined> {
   const rows = await tx<{ person_id: string; path: string }[]>`
     with one as (
-      select person_id from public.network_project_queue order by queued_at limit 1 for update skip locked
+      select person_id from public.network_project_queue
+      where person_id <> all(${passedOver}::uuid[])
+      order by queued_at limit 1 for update skip locked
     )
     delete from public.network_project_queue q using one where q.person_id = one.person_id
     returning q.person_id, q.path`;

@@ -5,23 +5,17 @@
 // address; and a subscriber that stops reading cut off with ConsumerTooSlow.
 import assert from "node:assert/strict";
 import { AtpAgent } from "@atproto/api";
-import { Database, PlcServer } from "@did-plc/server";
-import { readCarWithRoot, verifyRepoCar } from "@atproto/repo";
+import { verifyRepoCar } from "@atproto/repo";
 import { decodeAll } from "@atproto/lex-cbor";
 import { cidForRawBytes } from "@atproto/lex-data";
 import { test } from "../../helpers/test.ts";
 import { consumer, type Frame, verifyCommitEvent, verifySyncEvent } from "../../helpers/firehose.ts";
 import { closeCode, openRawWebSocket } from "../../helpers/raw-websocket.ts";
 import { testSql } from "../../helpers/db.ts";
-import { newMember, type TestMember } from "../../helpers/network.ts";
+import { newMember, startFederationHost } from "../../helpers/network.ts";
 import { withSettings } from "../../helpers/site-settings.ts";
-import { createContext } from "../../../shared/context.ts";
-import { readConfig } from "../../../shared/config.ts";
-import { freePort } from "../../../shared/embedded.ts";
-import { mintPersonJwt } from "../../../shared/people.ts";
 import { serviceKey } from "../../../shared/service-key.ts";
 import { functionRootUrl, handToApp } from "../../../shared/http.ts";
-import { serveHost } from "../../../web/host.ts";
 import { emitRewrites } from "../../../web/rewrites.ts";
 import { createNetworkApp } from "../../../functions/network/app.ts";
 
@@ -35,38 +29,10 @@ const PNG = Uint8Array.from(
 const BUFFER = 64 * 1024;
 
 test("federation stream: #sync, a new signing key at the directory, getBlob, describeRepo, hostile input, internal routes, a slow consumer", async (t) => {
-  const plcPort = freePort();
-  const plc = PlcServer.create({ db: Database.mock(), port: plcPort });
-  await plc.start();
-  const plcUrl = `http://localhost:${plcPort}`;
-  const port = freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const config = {
-    ...readConfig(new Map<string, string>()),
-    databaseUrl: Deno.env.get("DATABASE_URL"),
-    port,
-    publicUrl: baseUrl,
-    functionsUrl: baseUrl,
-    allowPrivateWebhookTargets: true,
-    trustedProxies: 1,
-    networkPlcUrl: plcUrl,
-    networkKeySecret: "a deployment secret for the stream tests",
-    networkFirehoseBufferBytes: BUFFER,
-  };
-  const ctx = createContext(config, { sql });
-  const controller = new AbortController();
-  const server = serveHost(ctx, { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} });
+  const federation = await startFederationHost(sql, { networkKeySecret: "a deployment secret for the stream tests", networkFirehoseBufferBytes: BUFFER });
+  const { baseUrl, plcUrl, ctx, siteJwt, post, get } = federation;
   const key = await serviceKey(ctx);
-  const siteJwt = async (member: TestMember) =>
-    await mintPersonJwt(await ctx.secrets.get("jwt"), { id: member.id, email: `${member.username}@example.test`, role: "member" });
-  const post = (path: string, token?: string, body?: unknown) =>
-    fetch(`${baseUrl}${path}`, {
-      method: "POST",
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json" },
-      body: JSON.stringify(body ?? {}),
-    });
   const internal = (route: string, body?: unknown) => post(`/functions/v1/network/internal/${route}`, key, body);
-  const get = (nsid: string, params: Record<string, string>) => fetch(`${baseUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`);
   const xrpcError = async (res: Response) => {
     assert.match(res.headers.get("content-type") ?? "", /application\/json/);
     return { status: res.status, error: (await res.json()).error };
@@ -313,8 +279,6 @@ test("federation stream: #sync, a new signing key at the directory, getBlob, des
       await stream.close();
     });
   } finally {
-    controller.abort();
-    await server.finished;
-    await plc.destroy();
+    await federation.close();
   }
 });

@@ -5,7 +5,6 @@
 // backfills from cursor 0 to the same state as getRepo.
 import assert from "node:assert/strict";
 import { AtpAgent } from "@atproto/api";
-import { Database, PlcServer } from "@did-plc/server";
 import { MemoryBlockstore, readCarWithRoot, Repo, verifyProofs, verifyRepoCar } from "@atproto/repo";
 import { decode } from "@atproto/lex-cbor";
 import { type Cid, parseCid } from "@atproto/lex-data";
@@ -15,53 +14,17 @@ import { fromBase64url } from "../../../shared/ids.ts";
 import { test } from "../../helpers/test.ts";
 import { consumer, verifyCommitEvent } from "../../helpers/firehose.ts";
 import { testSql } from "../../helpers/db.ts";
-import { newMember, signedIn, type TestMember } from "../../helpers/network.ts";
+import { newMember, signedIn, startFederationHost } from "../../helpers/network.ts";
 import { withSettings } from "../../helpers/site-settings.ts";
-import { createContext } from "../../../shared/context.ts";
-import { readConfig } from "../../../shared/config.ts";
 import { freePort } from "../../../shared/embedded.ts";
-import { mintPersonJwt } from "../../../shared/people.ts";
 import { serviceKey } from "../../../shared/service-key.ts";
-import { serveHost } from "../../../web/host.ts";
 import { tableRecords } from "../../../functions/network/store/repo.ts";
 
 const sql = testSql();
 
 test("federation: join with did:plc, signed commits from the tables, sync verified, a verifying firehose", async (t) => {
-  const plcPort = freePort();
-  const plc = PlcServer.create({ db: Database.mock(), port: plcPort });
-  await plc.start();
-  const plcUrl = `http://localhost:${plcPort}`;
-  const port = freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const config = {
-    ...readConfig(new Map<string, string>()),
-    databaseUrl: Deno.env.get("DATABASE_URL"),
-    port,
-    publicUrl: baseUrl,
-    functionsUrl: baseUrl,
-    allowPrivateWebhookTargets: true,
-    trustedProxies: 1,
-    networkPlcUrl: plcUrl,
-    networkKeySecret: "a deployment secret for tests",
-  };
-  const ctx = createContext(config, { sql });
-  const controller = new AbortController();
-  const server = serveHost(ctx, { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} });
-  const siteJwt = async (member: TestMember) =>
-    await mintPersonJwt(await ctx.secrets.get("jwt"), {
-      id: member.id,
-      email: `${member.username}@example.test`,
-      role: "member",
-    });
-  const post = (path: string, token?: string, body?: unknown) =>
-    fetch(`${baseUrl}${path}`, {
-      method: "POST",
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json" },
-      body: JSON.stringify(body ?? {}),
-    });
-  const get = (nsid: string, params: Record<string, string>) =>
-    fetch(`${baseUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`);
+  const federation = await startFederationHost(sql);
+  const { baseUrl, plcUrl, ctx, siteJwt, post, get } = federation;
 
   // A relay that records the crawl requests it gets, and an app view that verifies each service token as
   // @atproto/xrpc-server's verifyJwt does (the issuer's key from its DID document at the directory, aud,
@@ -159,7 +122,7 @@ test("federation: join with did:plc, signed commits from the tables, sync verifi
       });
 
       await t.step("joining asks the relay to crawl the site; the operator sees its answer", async () => {
-        assert.deepEqual(crawls, [{ hostname: `localhost:${port}` }]);
+        assert.deepEqual(crawls, [{ hostname: new URL(baseUrl).host }]);
         const view = await (await fetch(`${baseUrl}/functions/v1/network/internal/firehose`, {
           headers: { authorization: `Bearer ${await serviceKey(ctx)}` },
         })).json();
@@ -409,9 +372,7 @@ test("federation: join with did:plc, signed commits from the tables, sync verifi
       await early.close();
     });
   } finally {
-    controller.abort();
-    await server.finished;
-    await plc.destroy();
+    await federation.close();
     await relay.shutdown();
     await appview.shutdown();
   }
