@@ -46,6 +46,12 @@ export interface RuntimeConfig {
    * JWT_SECRET): never in the database, so a copy of the database alone cannot sign as a member.
    */
   networkKeySecret?: string;
+  /**
+   * What every API's rate-limit windows are multiplied by (RATE_LIMIT_SCALE, default 1): the bench sets
+   * it so a load generator measures the code rather than the 429s. Set only where it is meant; the
+   * headers then state the scaled limits, which are the ones enforced.
+   */
+  rateLimitScale: number;
 }
 
 export interface ReadOptions {
@@ -67,6 +73,11 @@ export function readConfig(
   const trustedProxies = trust === "" || trust === "false" ? 0 : trust === "true" ? 1 : Number(trust);
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0 || trustedProxies > 10) {
     throw new ConfigError(`TRUST_PROXY must be true, false or the number of trusted proxies (0 to 10)`);
+  }
+  const scaleText = env.get("RATE_LIMIT_SCALE")?.trim();
+  const rateLimitScale = scaleText ? Number(scaleText) : 1;
+  if (!Number.isFinite(rateLimitScale) || rateLimitScale <= 0 || rateLimitScale > 1_000_000) {
+    throw new ConfigError(`RATE_LIMIT_SCALE must be a number above 0 and at most 1000000 (default 1)`);
   }
   return {
     databaseUrl: env.get("DATABASE_URL") ?? env.get("SUPABASE_DB_URL") ?? undefined,
@@ -90,6 +101,7 @@ export function readConfig(
     networkRelayUrl: env.get("NETWORK_RELAY_URL")?.trim() ? trimSlash(env.get("NETWORK_RELAY_URL")!.trim()) : undefined,
     networkKeySecret: env.get("NETWORK_KEY_SECRET") || env.get("JWT_SECRET") || env.get("SUPABASE_JWT_SECRET") ||
       undefined,
+    rateLimitScale,
   };
 }
 

@@ -43,8 +43,11 @@ export async function admit(
      * the address's budget instead of each getting a fresh one).
      */
     unknownTokensBy?: "token" | "address";
+    /** the deployment's RATE_LIMIT_SCALE (config.rateLimitScale): every window's limit times this */
+    scale?: number;
   },
 ): Promise<Admission> {
+  const limits = scaledWindows(input.windows, input.scale ?? 1);
   const hash = input.token ? await hashKey(input.token) : null;
   const addressBucket = `${input.api}:ip:${input.clientAddress}`;
   const tokenBucket = hash ? `${input.api}:key:${hash.slice(0, 24)}` : addressBucket;
@@ -69,7 +72,7 @@ export async function admit(
            (select json_agg(counted) from counted) as hits,
            (select count(*) from touched) as touched`;
   const hits = (row.hits ?? []) as { window_seconds: number; hits: number; window_start: string }[];
-  const windows = input.windows.map((w) => {
+  const windows = limits.map((w) => {
     const h = hits.find((x) => x.window_seconds === w.seconds);
     const count = h?.hits ?? 0;
     const start = h ? new Date(h.window_start).getTime() : input.now.getTime();
@@ -83,6 +86,15 @@ export async function admit(
     windows,
     exceeded: windows.find((w) => w.hits > w.limit),
   };
+}
+
+/**
+ * The windows a deployment enforces: each limit times the configured scale, at least one request. The
+ * answers' headers are built from these, so they state what is enforced.
+ */
+export function scaledWindows(windows: RateWindow[], scale: number): RateWindow[] {
+  if (scale === 1) return windows;
+  return windows.map((w) => ({ seconds: w.seconds, limit: Math.max(1, Math.round(w.limit * scale)) }));
 }
 
 /**
