@@ -24,7 +24,7 @@ const PAGE = `query Page($after: String) { products(first: 250, after: $after) {
 const CART = `id totalQuantity cost { totalAmount { amount currencyCode } }
   lines(first: 50) { nodes { id quantity merchandise { ... on ProductVariant { id title price { amount } } } } }`;
 
-async function generateCatalog(sql: Sql): Promise<void> {
+export async function generateCatalog(sql: Sql): Promise<void> {
   const [{ image }] = await sql<
     { image: string }[]
   >`select id as image from public.content_assets order by id limit 1`;

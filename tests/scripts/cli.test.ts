@@ -179,8 +179,23 @@ test("deno task bench runs end to end in its quick mode and writes its results w
       assert.ok(names.includes(name), name);
     }
     for (const result of report.results) {
-      assert.ok(Number.isFinite(result.ratio) && result.ratio > 0, result.name);
+      if ("ratio" in result) assert.ok(Number.isFinite(result.ratio) && result.ratio > 0, result.name);
     }
+    // the concurrency phase: every path loaded, its figures from real answers
+    const load = report.results.filter((r: { name: string }) => r.name.startsWith("load (embedded pglite): "));
+    assert.ok(load.length >= 12, `every hot path under load: ${load.map((r: { name: string }) => r.name)}`);
+    for (const result of load.filter((r: { levels?: unknown }) => r.levels)) {
+      assert.ok(result.levels.length >= 1, result.name);
+      for (const level of result.levels) {
+        assert.ok(level.requests > 0 && level.requests_per_second > 0, result.name);
+        assert.equal(level.non_2xx + level.errors, 0, result.name);
+      }
+    }
+    // the scale steps (the smallest of each ladder) and the machine they ran on
+    assert.ok(names.includes("scale (embedded pglite): sync, a delta of 10 changed entries"));
+    assert.ok(names.some((n: string) => n.startsWith("memory (embedded pglite): ")));
+    assert.equal(report.machine.cores, navigator.hardwareConcurrency);
+    assert.ok(report.databases["embedded pglite"].postgres);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
