@@ -5,24 +5,25 @@
 // host process's resident size and, on PostgreSQL, the connections the host holds are sampled.
 //
 // BENCH_LOAD_CONNECTIONS (e.g. "1,16,64") and BENCH_LOAD_SECONDS (per path and connection count) override
-// the defaults; a quick run (BENCH_ITERATIONS below 5) loads each path at one count for half a second.
+// the defaults; a quick run (BENCH_ITERATIONS below 5) loads each path at one count for 0.3 s.
 import type { Sql } from "../shared/db.ts";
 import { connect } from "../shared/db.ts";
 import { createKey } from "../shared/keys.ts";
 import { ensurePerson } from "../shared/people.ts";
-import { demoSignIn, loadSiteCommunity } from "../functions/network/demo.ts";
 import { generatedBookings, growBookings, growResponses, publishBenchForm } from "./fixtures.ts";
 import { BENCH_RATE_LIMIT_SCALE, type BenchHost, startBenchHost } from "./host.ts";
 import type { LevelFigures, LoadEvent, LoadPlan, LoadScenario } from "./load-client.ts";
+import { siteMember } from "./network.ts";
 import { generateCatalog, PRODUCTS } from "./storefront.ts";
 import { benchSize, QUICK } from "./size.ts";
 
 const CONNECTIONS = (Deno.env.get("BENCH_LOAD_CONNECTIONS") ?? (QUICK ? "8" : "1,16,64"))
   .split(",").map((n) => Number(n.trim())).filter((n) => n > 0);
-const SECONDS = Number(Deno.env.get("BENCH_LOAD_SECONDS") ?? (QUICK ? 0.5 : 5));
+const SECONDS = Number(Deno.env.get("BENCH_LOAD_SECONDS") ?? (QUICK ? 0.3 : 5));
 const WARMUP_SECONDS = QUICK ? 0 : 1;
 const RESPONSES = benchSize("BENCH_LOAD_RESPONSES", 10_000, 500);
 const BOOKINGS = benchSize("BENCH_LOAD_BOOKINGS", 1_000, 100);
+const POSTS = benchSize("BENCH_LOAD_POSTS", 40, 5);
 const FORM = "load-survey";
 const SLOTS_FROM = "2031-09-01", SLOTS_TO = "2031-10-01";
 
@@ -75,19 +76,14 @@ async function prepare(sql: Sql, host: BenchHost): Promise<LoadScenario[]> {
   const thread = await post(`/contacts/${contact.source_id}/conversations`, {});
   await post(`/contacts/${contact.source_id}/conversations/${thread.id}/messages`, { content: "A question for the bench" });
 
-  // the protocol server: the demo community, read by one of its members (signed in with an app password,
-  // as a Bluesky app is) about another
-  await loadSiteCommunity(sql, new URL("../demo-site", import.meta.url).pathname, ctx.config);
-  const member = await demoSignIn(sql, ctx.config, "member@demo.sitewire.dev", undefined);
-  if (!member) throw new Error("the demo community has no member@demo.sitewire.dev");
-  const session = await fetch(`${host.baseUrl}/xrpc/com.atproto.server.createSession`, {
-    method: "POST",
-    headers: json,
-    body: JSON.stringify({ identifier: member.handle, password: member.app_password }),
-  });
-  if (!session.ok) throw new Error(`createSession: HTTP ${session.status} ${await session.text()}`);
-  const reader = { authorization: `Bearer ${(await session.json()).accessJwt}` };
-  const other = `tova.${member.handle.split(".").slice(1).join(".")}`;
+  // the protocol server: a member who follows another, whose posts were written through the API, read
+  // as a Bluesky app reads (signed in with an app password)
+  const reader = await siteMember(sql, host.baseUrl, "loadreader");
+  const author = await siteMember(sql, host.baseUrl, "loadauthor");
+  await reader.follow(author.session!.did);
+  for (let i = 0; i < POSTS; i++) await author.post({ text: `load post ${i}`, createdAt: new Date().toISOString() });
+  const readerAuth = { authorization: `Bearer ${reader.session!.accessJwt}` };
+  const other = author.session!.handle;
 
   const scheduling = { authorization: `Bearer ${await key("scheduling")}`, "cal-api-version": "2024-08-13" };
   const store = { ...json, "x-shopify-storefront-access-token": await key("storefront") };
@@ -180,17 +176,17 @@ async function prepare(sql: Sql, host: BenchHost): Promise<LoadScenario[]> {
     },
     {
       name: "protocol: app.bsky.feed.getTimeline (limit 30)",
-      requests: [{ path: "/xrpc/app.bsky.feed.getTimeline?limit=30", headers: reader }],
+      requests: [{ path: "/xrpc/app.bsky.feed.getTimeline?limit=30", headers: readerAuth }],
     },
     {
       name: "protocol: app.bsky.feed.getAuthorFeed (limit 30)",
-      requests: [{ path: `/xrpc/app.bsky.feed.getAuthorFeed?actor=${other}&limit=30`, headers: reader }],
+      requests: [{ path: `/xrpc/app.bsky.feed.getAuthorFeed?actor=${other}&limit=30`, headers: readerAuth }],
     },
     {
       name: "protocol: com.atproto.repo.listRecords posts (limit 50)",
       requests: [{
         path: `/xrpc/com.atproto.repo.listRecords?repo=${other}&collection=app.bsky.feed.post&limit=50`,
-        headers: reader,
+        headers: readerAuth,
       }],
     },
   ];
