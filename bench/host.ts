@@ -17,6 +17,8 @@ export interface BenchHost {
   ctx: FunctionContext;
   /** the space the content API answers for */
   space: string;
+  /** resolves once no request is being answered (a load generator's dropped requests included) */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,7 +39,8 @@ export async function startBenchHost(databaseUrl: string): Promise<BenchHost> {
   // requests still being answered: a load generator stops by dropping its sockets, and the handlers of
   // the requests it dropped must finish before the pool closes under them
   let answering = 0;
-  let quiet: (() => void) | undefined;
+  let waiting: (() => void)[] = [];
+  const idle = () => answering === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve));
   const server = Deno.serve(
     { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} },
     async (request, info) => {
@@ -45,7 +48,10 @@ export async function startBenchHost(databaseUrl: string): Promise<BenchHost> {
       try {
         return await handler(request, callerEnv(request, info, config));
       } finally {
-        if (--answering === 0) quiet?.();
+        if (--answering === 0) {
+          for (const resolve of waiting) resolve();
+          waiting = [];
+        }
       }
     },
   );
@@ -55,10 +61,11 @@ export async function startBenchHost(databaseUrl: string): Promise<BenchHost> {
     baseUrl,
     ctx,
     space: site.config?.api?.space ?? site.slug,
+    idle,
     async stop() {
       controller.abort();
       await server.finished;
-      if (answering > 0) await new Promise<void>((resolve) => (quiet = resolve));
+      await idle();
       await sql.end();
     },
   };

@@ -1,7 +1,9 @@
 // The load generator of the bench's concurrency phase (bench/load.ts starts it): autocannon, in a process
 // of its own so that generating the load never shares an event loop with the host it measures. It reads
-// one plan (JSON) on standard input, checks every scenario's answers once, then runs each scenario at
-// each connection count and writes one JSON line per event on standard output.
+// one plan (a JSON line) on standard input, checks every scenario's answers once, then runs each scenario
+// at each connection count and writes one JSON line per event on standard output. Before each run it
+// says "ready" and waits for a line on standard input: the bench answers once the host has finished the
+// requests the previous run dropped when its time was up, so no run measures another's backlog.
 import autocannon from "autocannon";
 
 /** One request of a scenario; `{{name}}` in path or body is replaced by what an earlier answer captured. */
@@ -48,6 +50,8 @@ export interface LevelFigures {
 
 export type LoadEvent =
   | { event: "checked"; scenario: string }
+  | { event: "ready" }
+  | { event: "finished" }
   | { event: "start"; scenario: string; connections: number; warmup: boolean }
   | { event: "done"; scenario: string; figures: LevelFigures }
   | { event: "failed"; scenario: string; message: string };
@@ -135,17 +139,36 @@ async function run(origin: string, scenario: LoadScenario, connections: number, 
 const say = (event: LoadEvent) => console.log(JSON.stringify(event));
 
 if (import.meta.main) {
-  const plan = JSON.parse(await new Response(Deno.stdin.readable).text()) as LoadPlan;
+  const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  const nextLine = async (): Promise<string> => {
+    while (!buffered.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error("the bench closed the load generator's input");
+      buffered += value;
+    }
+    const at = buffered.indexOf("\n");
+    const line = buffered.slice(0, at);
+    buffered = buffered.slice(at + 1);
+    return line;
+  };
+  const go = async () => {
+    say({ event: "ready" });
+    await nextLine();
+  };
+  const plan = JSON.parse(await nextLine()) as LoadPlan;
   for (const scenario of plan.scenarios) {
     try {
       await check(plan.origin, scenario);
       say({ event: "checked", scenario: scenario.name });
       if (plan.warmupSeconds > 0) {
         const most = Math.max(...plan.connections);
+        await go();
         say({ event: "start", scenario: scenario.name, connections: most, warmup: true });
         await run(plan.origin, scenario, most, plan.warmupSeconds);
       }
       for (const connections of plan.connections) {
+        await go();
         say({ event: "start", scenario: scenario.name, connections, warmup: false });
         say({ event: "done", scenario: scenario.name, figures: await run(plan.origin, scenario, connections, plan.seconds) });
       }
@@ -153,4 +176,7 @@ if (import.meta.main) {
       say({ event: "failed", scenario: scenario.name, message: error instanceof Error ? error.message : String(error) });
     }
   }
+  // stop reading standard input, which would otherwise keep this process alive until the bench closes it
+  await lines.cancel();
+  say({ event: "finished" });
 }

@@ -40,7 +40,7 @@ const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 /** The paths, their keys and the data they read, ready in the bench's database. */
 async function prepare(sql: Sql, host: BenchHost): Promise<LoadScenario[]> {
-  const { ctx, space } = host;
+  const { space } = host;
   const json = { "content-type": "application/json" };
   const key = async (kind: Parameters<typeof createKey>[1]["kind"], createdBy?: string) =>
     (await createKey(sql, { name: `bench load ${kind}`, kind, createdBy })).key;
@@ -262,8 +262,8 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
       stderr: "inherit",
     }).spawn();
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(JSON.stringify(plan)));
-    await writer.close();
+    const send = (line: string) => writer.write(new TextEncoder().encode(`${line}\n`));
+    await send(JSON.stringify(plan));
 
     const figures = new Map<string, (LevelFigures & { rss_peak_mb?: number; db_connections_peak?: number })[]>();
     const failures: string[] = [];
@@ -276,7 +276,11 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
         buffered = buffered.slice(newline + 1);
         if (!line.startsWith("{")) continue;
         const event = JSON.parse(line) as LoadEvent;
-        if (event.event === "start") {
+        if (event.event === "ready") {
+          // the previous run's dropped requests answered first
+          await host.idle();
+          await send("go");
+        } else if (event.event === "start") {
           samples.at(`${event.scenario}@${event.connections}${event.warmup ? " warm-up" : ""}`);
           if (event.warmup) console.log(`  ${event.scenario}: warming up`);
         } else if (event.event === "done") {
@@ -291,6 +295,8 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
               `${level.db_connections_peak !== undefined ? `, ${level.db_connections_peak} database connections` : ""})`,
           );
           if (bad) failures.push(`${event.scenario} @ ${f.connections}: ${bad} failed (${JSON.stringify(f.status_codes)})`);
+        } else if (event.event === "finished") {
+          await writer.close();
         } else if (event.event === "failed") {
           failures.push(`${event.scenario}: ${event.message}`);
           console.log(`  ${event.scenario}: FAILED ${event.message}`);
@@ -298,6 +304,7 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
       }
     }
     const status = await child.status;
+    await writer.close().catch(() => {}); // already closed when the generator said it finished
     if (!status.success) failures.push(`the load generator exited with ${status.code}`);
     // a figure over errors or throttled answers would measure the wrong thing: the run fails instead
     if (failures.length) throw new Error(`load phase:\n  ${failures.join("\n  ")}`);
