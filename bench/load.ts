@@ -200,7 +200,7 @@ function sampler(url: string, server: boolean) {
   const probe = server ? connect(url, { max: 1 }) : undefined;
   let current = "";
   let busy = false;
-  const peaks = new Map<string, { rss: number; connections?: number }>();
+  const peaks = new Map<string, { rss: number; connections?: number; active?: number }>();
   let rssPeak = 0;
   const take = async () => {
     if (busy) return;
@@ -211,10 +211,12 @@ function sampler(url: string, server: boolean) {
       const at = peaks.get(current) ?? { rss: 0 };
       at.rss = Math.max(at.rss, rss);
       if (probe) {
-        const [{ n }] = await probe<{ n: number }[]>`
-          select count(*)::int as n from pg_stat_activity
+        // open connections (a pool keeps what it opened) and those running a statement at that moment
+        const [{ n, active }] = await probe<{ n: number; active: number }[]>`
+          select count(*)::int as n, (count(*) filter (where state <> 'idle'))::int as active from pg_stat_activity
           where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`;
         at.connections = Math.max(at.connections ?? 0, n);
+        at.active = Math.max(at.active ?? 0, active);
       }
       peaks.set(current, at);
     } finally {
@@ -265,7 +267,10 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
     const send = (line: string) => writer.write(new TextEncoder().encode(`${line}\n`));
     await send(JSON.stringify(plan));
 
-    const figures = new Map<string, (LevelFigures & { rss_peak_mb?: number; db_connections_peak?: number })[]>();
+    const figures = new Map<
+      string,
+      (LevelFigures & { rss_peak_mb?: number; db_connections_peak?: number; db_active_peak?: number })[]
+    >();
     const failures: string[] = [];
     let buffered = "";
     for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
@@ -286,13 +291,22 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
         } else if (event.event === "done") {
           const f = event.figures;
           const peak = samples.peak(`${event.scenario}@${f.connections}`);
-          const level = { ...f, rss_peak_mb: peak ? mb(peak.rss) : undefined, db_connections_peak: peak?.connections };
+          const level = {
+            ...f,
+            rss_peak_mb: peak ? mb(peak.rss) : undefined,
+            db_connections_peak: peak?.connections,
+            db_active_peak: peak?.active,
+          };
           figures.set(event.scenario, [...(figures.get(event.scenario) ?? []), level]);
           const bad = f.non_2xx + f.errors + f.timeouts;
           console.log(
             `  ${event.scenario} @ ${f.connections}: ${f.requests_per_second.toFixed(1)} req/s, p50 ${f.p50_ms} ms, ` +
               `p99 ${f.p99_ms} ms (${f.requests} requests${bad ? `, ${bad} failed: ${JSON.stringify(f.status_codes)}` : ""}` +
-              `${level.db_connections_peak !== undefined ? `, ${level.db_connections_peak} database connections` : ""})`,
+              `${
+                level.db_connections_peak !== undefined
+                  ? `, ${level.db_connections_peak} database connections open, at most ${level.db_active_peak} busy`
+                  : ""
+              })`,
           );
           if (bad) failures.push(`${event.scenario} @ ${f.connections}: ${bad} failed (${JSON.stringify(f.status_codes)})`);
         } else if (event.event === "finished") {
@@ -327,7 +341,9 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
         ? {
           db_connections_idle: idleConnections,
           db_connections_peak: Math.max(0, ...allLevels.map((l) => l.db_connections_peak ?? 0)),
-          db_connections_note: "client backends on the bench's database: the load host's pool and the bench's own",
+          db_active_peak: Math.max(0, ...allLevels.map((l) => l.db_active_peak ?? 0)),
+          db_connections_note: "client backends on the bench's database (the load host's pool and the bench's own): " +
+            "open, and running a statement when sampled (every 100 ms)",
         }
         : {}),
     });
