@@ -17,6 +17,7 @@ interface Result {
   rss_mb?: number;
   rss_peak_mb?: number;
   db_connections_peak?: number;
+  db_active_peak?: number;
   pool_max?: number;
 }
 interface Report {
@@ -61,7 +62,12 @@ if (load.length) {
   }
   for (const host of report.results.filter((r) => r.name.endsWith("the host under load"))) {
     if (host.db_connections_peak !== undefined) {
-      out.push("", `${host.database}: at most ${host.db_connections_peak} client connections to the bench's database under load (the host's pool holds up to ${host.pool_max}).`);
+      const busy = host.db_active_peak !== undefined ? `, at most ${host.db_active_peak} of them busy at once` : "";
+      out.push(
+        "",
+        `${host.database}: at most ${host.db_connections_peak} client connections open to the bench's database under ` +
+          `load${busy} (the load host's pool holds up to ${host.pool_max}; the bench's own pool is among them).`,
+      );
     }
   }
   out.push("");
