@@ -107,7 +107,7 @@ export async function benchFederation(sql: Sql): Promise<Record<string, unknown>
       }
     }));
     const written = performance.now() - t0;
-    let patience: number | undefined;
+    let patience: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       done,
       new Promise((_, reject) => (patience = setTimeout(() => reject(new Error("consumer fell behind")), 120_000))),

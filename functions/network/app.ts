@@ -7,7 +7,7 @@
 //   GET /account/network                the account page: app passwords (the site's session)
 //   GET /account/network/me, POST /account/network/sign-out-everywhere
 //   GET /xrpc/com.atproto.sync.subscribeRepos   the event stream (WebSocket), federation/firehose.ts
-//   POST /network/join|leave, POST /internal/project|crawl, GET /internal/firehose   routes/federation.ts
+//   POST /network/join|leave, POST /internal/project|crawl|rotate-key, GET /internal/firehose   routes/federation.ts
 //
 // The host maps /xrpc/*, /.well-known/atproto-did, /.well-known/did.json, /account/network and
 // /network/* here (web/rewrites.ts); the function also answers at /functions/v1/network/...

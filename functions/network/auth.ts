@@ -53,8 +53,8 @@ async function protocolViewer(
   if (session.expires_at.getTime() <= now.getTime()) {
     throw expiredToken();
   }
-  const member = await memberById(ctx.sql, session.person_id);
-  if (!member || member.suspended_at) throw authRequired("Token has been revoked");
+  const member = session.member;
+  if (member.suspended_at) throw authRequired("Token has been revoked");
   return viewerOf(member, site, { via: "app", sessionId: session.id, appPasswordId: session.app_password_id });
 }
 

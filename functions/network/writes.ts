@@ -69,6 +69,20 @@ export async function checkOwnRepo(ctx: FunctionContext, site: NetworkSite, view
   if (member?.id !== viewer.id) throw forbidden("Members write to their own repository only.");
 }
 
+/** A write checked and hashed before the repository is locked: the lock is held for the SQL alone. */
+type Prepared =
+  | { op: WriteOp & { action: "delete" }; rkey: string }
+  | { op: WriteOp & { action: "create" | "update" }; rkey: string; record: Record<string, unknown>; cid: string; keyIsOurs: boolean };
+
+async function prepare(op: WriteOp): Promise<Prepared> {
+  const keyIsOurs = op.action === "create" && op.rkey === undefined && op.collection !== PROFILE;
+  const rkey = op.action === "create" ? op.rkey ?? (op.collection === PROFILE ? "self" : TID.nextStr()) : op.rkey;
+  checkRkey(op.collection, rkey);
+  if (op.action === "delete") return { op, rkey };
+  const record = validateRecord(op.collection, op.record);
+  return { op, rkey, record, cid: await recordCid(record), keyIsOurs };
+}
+
 export async function applyWrites(
   ctx: FunctionContext,
   site: NetworkSite,
@@ -76,16 +90,20 @@ export async function applyWrites(
   ops: WriteOp[],
   options: { swapCommit?: string; now: Date },
 ): Promise<WriteOutcome> {
+  const prepared: Prepared[] = [];
+  for (const op of ops) prepared.push(await prepare(op));
+  const initial = await initialHead(viewer.did);
   try {
     return await ctx.sql.begin(async (tx) => {
-      const head = await lockRepo(tx, viewer.id, await initialHead(viewer.did));
+      const head = await lockRepo(tx, viewer.id, initial);
       if (options.swapCommit !== undefined && options.swapCommit !== head.cid) {
         throw invalidSwap(`Commit was at ${head.cid}`);
       }
       const results: WriteResult[] = [];
-      for (const op of ops) results.push(await applyOne(tx, site, viewer, op, options.now));
+      for (const write of prepared) results.push(await applyOne(tx, site, viewer, write, options.now));
       // a joined member's write becomes a signed commit of their repository in this same transaction
-      const projected = await projectQueuedOf(ctx.config, tx, site, viewer.id, options.now);
+      // (only theirs are queued: the queueing trigger skips members without an account)
+      const projected = head.joined ? await projectQueuedOf(ctx.config, tx, site, viewer.id, options.now) : undefined;
       if (projected) return { results, commit: projected };
       const rev = TID.nextStr(head.rev);
       const commit = {
@@ -111,22 +129,20 @@ async function applyOne(
   tx: Tx,
   site: NetworkSite,
   viewer: Viewer,
-  op: WriteOp,
+  write: Prepared,
   now: Date,
 ): Promise<WriteResult> {
-  const rkey = op.action === "create" ? op.rkey ?? (op.collection === PROFILE ? "self" : TID.nextStr()) : op.rkey;
-  checkRkey(op.collection, rkey);
-  if (op.action !== "create" && op.swapRecord !== undefined) {
-    const current = await currentCid(tx, op.collection as never, viewer.id, rkey);
-    if ((op.swapRecord ?? undefined) !== current) throw invalidSwap(`Record was at ${current ?? "nothing"}`);
+  const rkey = write.rkey;
+  if (write.op.action !== "create" && write.op.swapRecord !== undefined) {
+    const current = await currentCid(tx, write.op.collection as never, viewer.id, rkey);
+    if ((write.op.swapRecord ?? undefined) !== current) throw invalidSwap(`Record was at ${current ?? "nothing"}`);
   }
-  if (op.action === "delete") {
-    if (op.collection === PROFILE) await clearProfile(tx, viewer.id, now);
-    else await deleteRecordRow(tx, op.collection, viewer.id, rkey);
+  if (!("record" in write)) {
+    if (write.op.collection === PROFILE) await clearProfile(tx, viewer.id, now);
+    else await deleteRecordRow(tx, write.op.collection, viewer.id, rkey);
     return { action: "delete" };
   }
-  const record = validateRecord(op.collection, op.record);
-  const cid = await recordCid(record);
+  const { op, record, cid } = write;
   if (op.collection === PROFILE) {
     await putProfile(tx, viewer.id, record, cid, now);
     return { action: op.action, uri: atUri(viewer.did, PROFILE, rkey), cid };
@@ -134,7 +150,8 @@ async function applyOne(
   if (op.action === "update") {
     // an app's edit replaces the record whole; a post keeps its row (and so the replies and quotes of it)
     if (op.collection !== POST) await deleteRecordRow(tx, op.collection, viewer.id, rkey);
-  } else if (await currentCid(tx, op.collection, viewer.id, rkey)) {
+  } else if (!write.keyIsOurs && await currentCid(tx, op.collection, viewer.id, rkey)) {
+    // a key the app chose may be taken; one we made just now (a TID, strictly increasing) cannot be
     throw invalidSwap(`There is a ${op.collection} record with the key ${rkey} already.`);
   }
   const createdAt = validDate(record.createdAt) ?? now;

@@ -167,7 +167,7 @@ function trimSlash(url: string): string {
 const OTHER_APIS: [OpenApiSection, ModuleName[], string][] = [
   [formsSection, ["forms"], "**Forms API** (Typeform-compatible) at /api/forms, under a forms key."],
   [schedulingSection, ["sessions"], "**Scheduling API** (Cal.com API v2-compatible) at /api/scheduling/v2, under a scheduling key or a person's JWT."],
-  [storeSection, ["store", "api"], "**Store API** (Shopify Storefront-compatible GraphQL) at /api/<version>/graphql.json (such as /api/2024-10/graphql.json), under a storefront key."],
+  [storeSection, ["store", "api"], "**Store API** (Shopify Storefront-compatible GraphQL) at `/api/{version}/graphql.json` (such as `/api/2024-10/graphql.json`), under a storefront key."],
   [supportSection, ["support"], "**Support API** (Chatwoot-compatible) at /api/desk, for visitors (no key) and the desk (a support key)."],
   [networkSection, ["network"], "**Network API** (AT Protocol): XRPC at /xrpc, for members' apps signed in with an app password."],
 ];

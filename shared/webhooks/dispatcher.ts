@@ -18,6 +18,12 @@ export interface WebhookAdapter {
    * without a request.
    */
   sign(row: OutboxRow): Promise<Record<string, string> | null>;
+  /**
+   * The bytes to send when part of them belongs to the moment of sending (a file address signed for an
+   * hour from now, which a retry an hour later must sign again); sign() then signs these. Default: the
+   * stored body as it is.
+   */
+  body?(row: OutboxRow): Promise<string>;
   /** Records the attempt on the subscription (last_at, last_error...). */
   record?(sql: Sql, row: OutboxRow, outcome: DeliveryOutcome): Promise<void>;
 }
@@ -99,8 +105,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (!guard.ok) return { delivered: false, error: `refused: ${guard.reason}`, final: !guard.transient };
 
     let signed: Record<string, string> | null;
+    let body = row.body;
     try {
-      signed = await adapter.sign(row);
+      if (adapter.body) body = await adapter.body(row);
+      signed = await adapter.sign(body === row.body ? row : { ...row, body });
     } catch (error) {
       return { delivered: false, error: `signing failed: ${message(error)}` };
     }
@@ -122,7 +130,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const response = await doFetch(row.url, {
         method: "POST",
         headers,
-        body: row.body,
+        body,
         // A redirect could lead past the guard to a private address: it counts as a failure.
         redirect: "manual",
         signal: controller.signal,

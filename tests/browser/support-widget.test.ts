@@ -3,11 +3,12 @@
 // root (nothing of the page restyled), follows chatwootSettings, opens by keyboard, takes the visitor's
 // line, shows an agent's answer made through the application API the moment it is committed (pushed
 // over the Action Cable socket) with chatwoot:on-message and chatwidget:on-message fired, offers choices
-// taken once, shows pictures and voice notes, pops out to /support with the same thread, and resets.
+// taken once (open again after a refused click), shows pictures and voice notes, pops out to /support with the same thread, and resets.
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.ts";
 import { test } from "../helpers/test.ts";
+import { sha256Hex } from "../../shared/ids.ts";
 import { call, desk } from "../functions/support-api/desk.ts";
 
 const d = await desk();
@@ -205,6 +206,22 @@ test("embedded on another site: mounts once, asks as Chatwoot does, takes a line
               ${d.host.ctx.sql.json({ items: [{ title: "50 g", value: "50" }, { title: "100 g", value: "100" }] })})`;
     const choices = page.getByRole("group", { name: "Choose one" });
     await choices.waitFor();
+    // a taken choice is the contact's line, and the desk takes one a second: a click refused for that
+    // leaves the offer open to a second click (the contact's turn is set here, never waited out)
+    const contactHash = await sha256Hex(contact);
+    const turn = (at: Date | null) =>
+      d.host.ctx.sql`update public.support_contacts set last_line_at = ${at} where token_hash = ${contactHash}`;
+    await turn(new Date(Date.now() + 3600_000));
+    await choices.getByRole("button", { name: "100 g" }).click();
+    assert.equal((await waitForEvent(page, "chatwoot:error", (detail) => detail.status === 429)).detail.status, 429);
+    await page.waitForFunction(() => {
+      const root = (globalThis as any).document.querySelector("#cw-widget-holder")!.shadowRoot!;
+      const buttons = [...root.querySelectorAll("[role=group] button")];
+      return buttons.length === 2 && buttons.every((b: any) => !b.disabled && b.getAttribute("aria-pressed") === "false");
+    });
+    // a line just now: the click is refused with a one-second Retry-After, which the widget waits out and
+    // sends again by itself
+    await turn(new Date());
     await choices.getByRole("button", { name: "100 g" }).click();
     await log.locator("li.incoming").getByText("100 g", { exact: true }).waitFor();
     await page.waitForFunction(() => {
@@ -270,6 +287,7 @@ test("embedded on another site: mounts once, asks as Chatwoot does, takes a line
     assert.equal(new URL(popout.url()).origin + new URL(popout.url()).pathname, `${d.host.baseUrl}/support`);
     assert.equal(new URL(popout.url()).hash, ""); // the handed-over token left the address bar
     assert.equal(await popout.getByRole("button", { name: "Chat with us" }).count(), 0); // no launcher there
+    await turn(null);
     await popout.getByRole("textbox", { name: "Your message" }).fill("Writing from the popout");
     await popout.keyboard.press("Enter");
     // the line shows at once, then as the stored line (with its id) once the desk has it
@@ -299,9 +317,9 @@ test("embedded on another site: mounts once, asks as Chatwoot does, takes a line
 
     // a refusal of the desk reaches the page as chatwoot:error and chatwidget:error
     await page.evaluate(() => (window as any).$chatwoot.setCustomAttributes({ note: "a\u0000b" }));
-    const refused = await waitForEvent(page, "chatwoot:error");
+    const refused = await waitForEvent(page, "chatwoot:error", (detail) => detail.status !== 429);
     assert.equal(refused.detail.status, 400);
-    assert.deepEqual((await waitForEvent(page, "chatwidget:error")).detail, refused.detail);
+    assert.deepEqual((await waitForEvent(page, "chatwidget:error", (detail) => detail.status !== 429)).detail, refused.detail);
   } finally {
     await context?.close();
     await site.close();

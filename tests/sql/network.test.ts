@@ -114,6 +114,28 @@ test("mutes are private: a member reads, makes and removes their own only", () =
     assert.equal((await as(tx, c, (q) => q`select 1 from public.community_mutes`)).length, 0);
   }));
 
+test("thread mutes are private: a member mutes only threads they may see, and reads and removes their own only", () =>
+  rolledBack(async (tx) => {
+    const a = await person(tx), b = await person(tx), c = await person(tx);
+    const root = await post(tx, b);
+    const unseen = await post(tx, c);
+    await tx`update public.profiles set suspended_at = now() where id = ${c.sub}`;
+    await as(tx, a, async (q) => {
+      await q`insert into public.community_thread_mutes (person_id, root_id) values (${a.sub}, ${root})`;
+      assert.equal((await q`select 1 from public.community_thread_mutes`).length, 1);
+      await refused(q, (s) => s`insert into public.community_thread_mutes (person_id, root_id) values (${b.sub}, ${root})`, /row-level security/);
+      // a suspended member's post is seen by nobody, so nobody mutes its thread
+      await refused(q, (s) => s`insert into public.community_thread_mutes (person_id, root_id) values (${a.sub}, ${unseen})`, /row-level security/);
+    });
+    await as(tx, "anon", async (q) => {
+      await refused(q, (s) => s`select 1 from public.community_thread_mutes`);
+    });
+    await tx`insert into public.community_thread_mutes (person_id, root_id) values (${a.sub}, ${root})`;
+    assert.equal((await as(tx, b, (q) => q`select 1 from public.community_thread_mutes`)).length, 0, "b sees not a's mute");
+    assert.equal((await as(tx, b, (q) => q`delete from public.community_thread_mutes returning 1`)).length, 0, "nor removes it");
+    assert.equal((await as(tx, a, (q) => q`delete from public.community_thread_mutes returning 1`)).length, 1);
+  }));
+
 test("nobody but the server writes posts or follows, nor a username", () =>
   rolledBack(async (tx) => {
     const a = await person(tx);

@@ -106,6 +106,44 @@ const ACCESS_BY_TABLE: Record<string, Access> = {
   storefront_carts: { anon: "-", authenticated: "SELECT / SELECT" },
   storefront_orders: { anon: "-", authenticated: "SELECT / SELECT" },
   storefront_products: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
+  // the support desk: agents, contacts and their threads are read through policies; writes go through the API
+  support_agents: { anon: "-", authenticated: "SELECT / SELECT" },
+  support_attachments: { anon: "-", authenticated: "SELECT / SELECT" },
+  support_contacts: { anon: "-", authenticated: "SELECT / SELECT" },
+  support_conversations: { anon: "-", authenticated: "SELECT / SELECT" },
+  support_messages: { anon: "-", authenticated: "SELECT / SELECT" },
+  support_webhooks: { anon: "-", authenticated: "SELECT / SELECT" },
+  // the community: public records (posts, follows, likes, reposts, blocks) as the protocol makes them public;
+  // private ones (channels, messages, spaces, notifications) to signed-in people their policies name
+  community_blocks: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
+  community_channels: { anon: "-", authenticated: "SELECT / SELECT" },
+  community_follows: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
+  community_likes: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
+  community_messages: { anon: "-", authenticated: "SELECT / SELECT" },
+  community_mutes: { anon: "-", authenticated: "DELETE,INSERT,SELECT / DELETE,INSERT,SELECT" },
+  community_notifications: { anon: "-", authenticated: "SELECT / SELECT" },
+  community_posts: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
+  community_reactions: { anon: "-", authenticated: "SELECT / SELECT" },
+  community_reposts: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
+  community_space_members: { anon: "-", authenticated: "SELECT / SELECT" },
+  community_spaces: { anon: "-", authenticated: "SELECT / SELECT" },
+  community_thread_mutes: { anon: "-", authenticated: "DELETE,INSERT,SELECT / DELETE,INSERT,SELECT" },
+  // the protocol server: repositories, sessions and the firehose are the service role's alone; a member
+  // reads their app passwords and keeps their preferences; the find index is public like the posts it lists
+  network_accounts: NONE,
+  network_app_passwords: { anon: "-", authenticated: "SELECT / SELECT" },
+  network_blobs: NONE,
+  network_crawls: NONE,
+  network_find: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },
+  network_key_rotations: NONE,
+  network_prefs: { anon: "-", authenticated: "INSERT,SELECT,UPDATE / INSERT,SELECT,UPDATE" },
+  network_project_queue: NONE,
+  network_repo_blocks: NONE,
+  network_repo_records: NONE,
+  network_repos: NONE,
+  network_seq: NONE,
+  network_sessions: NONE,
+  network_subscribers: NONE,
 };
 
 test("every public table states what anon and signed-in people may do to it, each privilege backed by a policy", () =>

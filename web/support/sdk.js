@@ -195,6 +195,51 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
     const doorRoot = `${baseUrl}/api/desk/widget/v1/inboxes/${encodeURIComponent(websiteToken)}`;
     const cableUrl = `${baseUrl.replace(/^http/, "ws")}/api/desk/cable`;
     const storeKey = `cw_sitewire_${websiteToken}`;
+    let returnedSession = null;
+
+    // ---- the site's session, on the site's own pages ----
+    // On the site's origin the widget carries the site's session (a person's JWT) on every call, so the
+    // desk makes the visitor's contact from their account (verified, their profile's name and address)
+    // instead of a guest. It is where the site's pages keep it: `sitewire.session` (the bag script, and
+    // a sign-in link's return `#access_token=...`, taken up here too), else supabase-js's own
+    // `sb-<project>-auth-token`. On another site's page there is none: the visitor is a guest there.
+    const onSiteOrigin = new URL(baseUrl).origin === location.origin;
+    const SESSION_KEY = "sitewire.session";
+    if (onSiteOrigin && /(^#|&)access_token=/.test(location.hash)) {
+      const returned = new URLSearchParams(location.hash.slice(1));
+      try {
+        localStorage.setItem(SESSION_KEY, JSON.stringify({ access_token: returned.get("access_token") }));
+      } catch (_) {
+        // storage refused: the session lasts as long as the page
+      }
+      returnedSession = returned.get("access_token");
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    function siteSession() {
+      if (!onSiteOrigin) return null;
+      const stored = [returnedSession];
+      try {
+        stored.push((JSON.parse(localStorage.getItem(SESSION_KEY) || "null") || {}).access_token);
+        for (let i = 0; i < localStorage.length; i++) {
+          const key = localStorage.key(i);
+          if (/^sb-.+-auth-token$/.test(key)) stored.push((JSON.parse(localStorage.getItem(key) || "null") || {}).access_token);
+        }
+      } catch (_) {
+        // storage refused or a value that is not JSON: whatever was read so far
+      }
+      for (const token of stored) {
+        try {
+          const claims = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+          if (typeof claims.sub === "string" && !(claims.exp && claims.exp * 1000 < Date.now())) {
+            return { token, person: claims.sub };
+          }
+        } catch (_) {
+          // not a JWT: the next place
+        }
+      }
+      return null;
+    }
+    const personNow = () => (siteSession() || {}).person || null;
 
     // ---- the visitor's contact and thread, kept in this origin's storage ----
     const load = () => {
@@ -212,12 +257,19 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
       }
     };
     let state = load();
-    if (onPage && location.hash) {
-      // a popout hands its contact and thread over in the fragment, which never reaches a server
+    if (onPage && /(^#|&)cw=/.test(location.hash)) {
+      // a popout hands its contact and thread over in the fragment, which never reaches a server; the
+      // visitor carried that thread here, so it stays theirs whoever is signed in on this page
       const handed = new URLSearchParams(location.hash.slice(1));
-      if (handed.get("cw")) state = { contact: handed.get("cw"), conversation: Number(handed.get("c")) || undefined };
+      state = { contact: handed.get("cw"), conversation: Number(handed.get("c")) || undefined, person: personNow() };
       save();
       history.replaceState(null, "", location.pathname + location.search);
+    }
+    // the stored thread is the one of whoever was signed in when it was made: after a sign-in, a sign-out
+    // or another person's, the widget starts again (a person's thread never shows to the next visitor)
+    if ((state.person || null) !== personNow()) {
+      state = {};
+      save();
     }
     let pendingConversationAttributes = {};
     let live;
@@ -230,27 +282,21 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
     let ownTyping = false;
     let ownTypingTimer;
 
-    /** On the site's own pages, the site's session: the desk then knows the visitor as their account. */
-    function siteSession() {
-      if (new URL(baseUrl).origin !== location.origin) return null;
-      try {
-        const token = JSON.parse(localStorage.getItem("sitewire.session") || "null").access_token;
-        const claims = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
-        return claims.exp && claims.exp * 1000 < Date.now() ? null : token;
-      } catch (_) {
-        return null;
-      }
-    }
-
     async function call(method, url, body) {
       const headers = body === undefined ? {} : { "content-type": "application/json" };
       const session = siteSession();
-      if (session) headers.authorization = `Bearer ${session}`;
-      const response = await fetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      if (session) headers.authorization = `Bearer ${session.token}`;
+      const send = () => fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      let response = await send();
+      // the desk takes one line a second: a refused line was not kept, so a visitor quicker than that (a
+      // choice clicked right after a line) is sent again once the short wait is over, not lost
+      for (let tries = 0; response.status === 429 && tries < 2; tries++) {
+        const wait = Number(response.headers.get("retry-after"));
+        if (!(wait > 0 && wait <= 2)) break;
+        await response.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        response = await send();
+      }
       const text = await response.text();
       const data = text ? JSON.parse(text) : null;
       if (!response.ok) {
@@ -275,12 +321,43 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
 
     function ensureContact() {
       if (state.contact) return Promise.resolve(state.contact);
+      if (personNow()) return accountThread().then(() => state.contact);
       return once("contact", async () => {
         const contact = await call("POST", `${clientRoot}/contacts`, { path: location.pathname });
-        state = { contact: contact.source_id };
+        state = { contact: contact.source_id, person: null };
         save();
         return state.contact;
       });
+    }
+
+    /**
+     * A signed-in visitor's contact is their account's: the desk makes (or finds) it from the session and
+     * answers a fresh token for it, and the person's latest thread, from whichever device, is taken up.
+     */
+    function accountThread() {
+      return once("account", async () => {
+        const person = personNow();
+        const contact = await call("POST", `${clientRoot}/contacts`, { path: location.pathname });
+        const threads = await call("GET", `${clientRoot}/contacts/${encodeURIComponent(contact.source_id)}/conversations`);
+        state = { contact: contact.source_id, person, conversation: threads[0] ? threads[0].id : undefined };
+        save();
+        if (threads[0]) adopt(threads[0]);
+      });
+    }
+
+    /**
+     * Runs a call on the visitor's thread; when an account contact's token is no longer known (the same
+     * person opened the desk from another device, which hands out a new one) it is made again, once.
+     */
+    async function onThread(run) {
+      try {
+        return await run();
+      } catch (error) {
+        if (!(error.status === 404 || error.status === 401) || !state.person || state.person !== personNow()) throw error;
+        state = {};
+        await accountThread();
+        return await run();
+      }
     }
 
     const conversationRoot = () =>
@@ -349,14 +426,19 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
     }
 
     async function resume() {
-      if (!state.contact || !state.conversation) return;
       try {
-        adopt(await call("GET", conversationRoot()));
-      } catch (error) {
-        if (error.status === 404 || error.status === 401) {
+        if (!state.contact && personNow()) return await accountThread();
+        if (!state.contact || !state.conversation) return;
+        try {
+          adopt(await call("GET", conversationRoot()));
+        } catch (error) {
+          if (error.status !== 404 && error.status !== 401) throw error;
           state = {};
           save();
-        } else reportError(error);
+          if (personNow()) await accountThread();
+        }
+      } catch (error) {
+        reportError(error);
       }
     }
 
@@ -508,9 +590,11 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
       log.append(item);
       log.scrollTop = log.scrollHeight;
       try {
-        await ensureConversation();
-        stopOwnTyping();
-        const answer = await call("POST", `${conversationRoot()}/messages`, { content, echo_id: echoId });
+        const answer = await onThread(async () => {
+          await ensureConversation();
+          stopOwnTyping();
+          return await call("POST", `${conversationRoot()}/messages`, { content, echo_id: echoId });
+        });
         // the answer is the line, or the line then the acknowledgement
         for (const message of Array.isArray(answer) ? answer : [answer]) show(message, message.echo_id !== echoId);
       } catch (error) {
@@ -535,6 +619,8 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
         for (const line of answer.messages || []) show(line, false);
       } catch (error) {
         button.setAttribute("aria-pressed", "false");
+        // refused for now (a line too soon, the network): the offer can be taken again; 409 says it was taken
+        if (error.status !== 409) for (const other of group.querySelectorAll("button")) other.disabled = false;
         reportError(error);
       }
     }

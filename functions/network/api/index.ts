@@ -55,7 +55,13 @@ import notificationUpdateSeen from "./app/bsky/notification/updateSeen.ts";
 import repoDescribeRepo from "./com/atproto/repo/describeRepo.ts";
 import repoGetRecord from "./com/atproto/repo/getRecord.ts";
 import repoListRecords from "./com/atproto/repo/listRecords.ts";
-import { EMPTY_METHODS } from "./app/bsky/empty.ts";
+import feedGetActorLikes from "./app/bsky/feed/getActorLikes.ts";
+import feedGetQuotes from "./app/bsky/feed/getQuotes.ts";
+import feedSearchPosts from "./app/bsky/feed/searchPosts.ts";
+import graphGetKnownFollowers from "./app/bsky/graph/getKnownFollowers.ts";
+import graphMuteThread from "./app/bsky/graph/muteThread.ts";
+import graphUnmuteThread from "./app/bsky/graph/unmuteThread.ts";
+import { EMPTY_METHODS, NONE_SUCH_METHODS } from "./app/bsky/empty.ts";
 
 export const METHODS: Method[] = [
   // com.atproto.identity
@@ -98,6 +104,7 @@ export const METHODS: Method[] = [
   actorSearchActorsTypeahead,
   // app.bsky.feed
   feedDescribeFeedGenerator,
+  feedGetActorLikes,
   feedGetAuthorFeed,
   feedGetFeed,
   feedGetFeedGenerator,
@@ -106,23 +113,29 @@ export const METHODS: Method[] = [
   feedGetLikes,
   feedGetPostThread,
   feedGetPosts,
+  feedGetQuotes,
   feedGetRepostedBy,
   feedGetSuggestedFeeds,
   feedGetTimeline,
+  feedSearchPosts,
   // app.bsky.graph
   graphGetBlocks,
   graphGetFollowers,
   graphGetFollows,
+  graphGetKnownFollowers,
   graphGetMutes,
   graphGetRelationships,
   graphMuteActor,
+  graphMuteThread,
   graphUnmuteActor,
+  graphUnmuteThread,
   // app.bsky.notification
   notificationGetUnreadCount,
   notificationListNotifications,
   notificationUpdateSeen,
   // what the site has none of (empty answers)
   ...EMPTY_METHODS,
+  ...NONE_SUCH_METHODS,
 ];
 
 export function methodTable(): Map<string, Method> {

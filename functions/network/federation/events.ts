@@ -1,7 +1,7 @@
 // The event stream's bodies and frames (reference §9): each body is stored as DAG-CBOR without its seq;
 // a frame is the header `{op, t}` and the body with seq, two DAG-CBOR objects back to back, encoded with
 // @atproto/lex-cbor (cborg with the data model's rules, what @atproto/xrpc-server's frames use).
-import { blocksToCarFile, type CommitData } from "@atproto/repo";
+import { BlockMap, blocksToCarFile, type CommitData } from "@atproto/repo";
 import { decode, decodeAll, encode } from "@atproto/lex-cbor";
 import { parseCid } from "@atproto/lex-data";
 
@@ -37,6 +37,23 @@ export async function commitEventBody(event: {
     })),
     blobs: [],
     ...(event.prevData ? { prevData: parseCid(event.prevData) } : {}),
+    time: event.time.toISOString(),
+  } as never);
+}
+
+/**
+ * #sync: the repository is now at this commit, whatever came before (after joining, rejoining, a reset or
+ * a new signing key). The CAR holds the signed commit block alone; a relay checks the signature and,
+ * where its copy differs, fetches the repository anew.
+ */
+export async function syncEventBody(event: { did: string; commitCid: string; commitBytes: Uint8Array; rev: string; time: Date }) {
+  const cid = parseCid(event.commitCid);
+  const blocks = new BlockMap();
+  blocks.set(cid, event.commitBytes);
+  return encode({
+    did: event.did,
+    blocks: await blocksToCarFile(cid, blocks),
+    rev: event.rev,
     time: event.time.toISOString(),
   } as never);
 }

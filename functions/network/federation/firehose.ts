@@ -3,7 +3,10 @@
 // embedded PGlite, whose NOTIFY reaches only the committing connection, wakes it), reads the new events
 // once, frames them once, and keeps the latest in a ring. Each subscriber replays from its cursor (the
 // ring, else the table) and then follows live; one whose socket stops draining is cut off with
-// ConsumerTooSlow instead of growing memory. Subscribers are written to network_subscribers so an
+// ConsumerTooSlow instead of growing memory: the frames waiting unsent on a socket are bounded by
+// NETWORK_FIREHOSE_BUFFER (plus the one frame that crossed it), after which it gets the protocol's
+// error frame and no more. (Deno cannot drop a socket whose peer reads nothing: the error and close
+// frames wait behind what is queued, and the bytes stay bounded until the peer reads or goes.) Subscribers are written to network_subscribers so an
 // operator sees them across instances.
 import type { FunctionContext } from "../../../shared/context.ts";
 import { dropSubscriber, eventsAfter, lastSeq, saveSubscriber, type SeqEvent } from "../store/repo.ts";
@@ -11,8 +14,6 @@ import { errorFrame, messageFrame } from "./events.ts";
 
 const PAGE = 500;
 const RING = 2000;
-/** bytes queued in a socket beyond which its reader is too slow */
-export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const SAVE_EVERY_MS = 5_000;
 
 interface Framed {
@@ -37,7 +38,7 @@ export class Firehose {
   private waiters = new Set<() => void>();
   private readonly sockets = new Set<WebSocket>();
 
-  constructor(private readonly ctx: FunctionContext, private readonly maxBuffered = MAX_BUFFERED_BYTES) {}
+  constructor(private readonly ctx: FunctionContext, private readonly maxBuffered: number) {}
 
   /** Called after a commit in this process (and by the database's notifications). */
   poke(): void {

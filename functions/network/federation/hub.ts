@@ -7,7 +7,7 @@ const hubs = new WeakMap<FunctionContext, Firehose>();
 export function firehoseOf(ctx: FunctionContext): Firehose {
   let hub = hubs.get(ctx);
   if (!hub) {
-    hub = new Firehose(ctx);
+    hub = new Firehose(ctx, ctx.config.networkFirehoseBufferBytes);
     hubs.set(ctx, hub);
   }
   return hub;

@@ -1,7 +1,7 @@
 // The did:plc directory (NETWORK_PLC_URL): a joined member's genesis operation (their signing key, their
-// handle, the site as their server) and later handle changes, built and signed with @did-plc/lib and
-// posted to the directory over plain HTTP.
-import { createOp, updateHandleOp } from "@did-plc/lib";
+// handle, the site as their server), later handle changes and new signing keys, built and signed with
+// @did-plc/lib and posted to the directory over plain HTTP.
+import { createOp, createUpdateOp, type DocumentData, formatDidDoc, updateHandleOp } from "@did-plc/lib";
 import type { Keypair } from "@atproto/crypto";
 
 export class DirectoryError extends Error {}
@@ -27,12 +27,54 @@ export async function registerDid(
 
 /** Writes a new handle into the member's DID document. */
 export async function updateHandle(plcUrl: string, did: string, keypair: Keypair, handle: string): Promise<void> {
-  const response = await fetch(`${plcUrl}/${encodeURIComponent(did)}/log/last`, {
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  if (!response.ok) throw new DirectoryError(`The directory did not give ${did}'s last operation (${response.status}).`);
-  const op = await updateHandleOp(await response.json(), keypair, handle);
+  const op = await updateHandleOp(await lastOp(plcUrl, did), keypair, handle);
   await post(plcUrl, did, op);
+}
+
+/**
+ * Names a new key in the member's DID document, as their signing key and their rotation key alike (the
+ * site holds one key per member, which must be able to sign the next operation); signed by the current
+ * key, the only rotation key the directory accepts for them.
+ */
+export async function updateSigningKey(plcUrl: string, did: string, current: Keypair, next: Keypair): Promise<void> {
+  const op = await createUpdateOp(await lastOp(plcUrl, did), current, (normalized) => ({
+    ...normalized,
+    rotationKeys: [next.did()],
+    verificationMethods: { ...normalized.verificationMethods, atproto: next.did() },
+  }));
+  await post(plcUrl, did, op);
+}
+
+/** The key the directory's document names as the member's signing key (#atproto). */
+export async function directorySigningKey(plcUrl: string, did: string): Promise<string | undefined> {
+  const response = await get(plcUrl, `${encodeURIComponent(did)}/data`);
+  if (!response.ok) throw new DirectoryError(`The directory did not give ${did}'s document (${response.status}).`);
+  return ((await response.json()) as DocumentData).verificationMethods?.atproto;
+}
+
+/** A member's DID document as the directory serves it, from what the site knows of them. */
+export function plcDidDocument(member: { did: string; handle: string; didKey: string; pds: string }) {
+  return formatDidDoc({
+    did: member.did,
+    rotationKeys: [member.didKey],
+    verificationMethods: { atproto: member.didKey },
+    alsoKnownAs: [`at://${member.handle}`],
+    services: { atproto_pds: { type: "AtprotoPersonalDataServer", endpoint: member.pds } },
+  });
+}
+
+async function lastOp(plcUrl: string, did: string) {
+  const response = await get(plcUrl, `${encodeURIComponent(did)}/log/last`);
+  if (!response.ok) throw new DirectoryError(`The directory did not give ${did}'s last operation (${response.status}).`);
+  return await response.json();
+}
+
+async function get(plcUrl: string, path: string): Promise<Response> {
+  try {
+    return await fetch(`${plcUrl}/${path}`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch {
+    throw new DirectoryError(`The did:plc directory at ${plcUrl} could not be reached.`);
+  }
 }
 
 async function post(plcUrl: string, did: string, op: unknown): Promise<void> {

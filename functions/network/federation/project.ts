@@ -4,6 +4,7 @@
 // commit (@atproto/repo: MST, commit, signature), keeps the blocks, and appends the #commit event that
 // lets a relay verify and invert it from the event alone (new blocks, proof nodes, since, prevData).
 import { Repo, type RecordWriteOp, WriteOpAction } from "@atproto/repo";
+import { TID } from "@atproto/common-web";
 import { jsonToLex } from "@atproto/lexicon";
 import { cidForLex, decode } from "@atproto/lex-cbor";
 import { type Cid, parseCid } from "@atproto/lex-data";
@@ -25,7 +26,7 @@ import {
   tableRecords,
   takeQueuedOf,
 } from "../store/repo.ts";
-import { accountEventBody, commitEventBody, identityEventBody } from "./events.ts";
+import { accountEventBody, commitEventBody, identityEventBody, syncEventBody } from "./events.ts";
 import { openKey } from "./keys.ts";
 import { updateHandle } from "./plc.ts";
 import { PgRepoStorage } from "./storage.ts";
@@ -101,7 +102,76 @@ export async function project(
     last = await keep(tx, storage, account, commit, batch, prevData, now, before);
     prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
   }
+  // a repository made from nothing is announced whole as well (what the reference server does on
+  // creating an account): a relay that missed the commits still learns the signed head
+  if (fresh) await appendSync(tx, storage, account.did, last!, now);
   return last;
+}
+
+/**
+ * Rebuilds a member's repository from the tables in one signed commit and announces it with #sync alone
+ * (a reset: the old tree is dropped, so no diff from it is sent). Undefined when the member has not
+ * joined or left.
+ */
+export async function resetRepository(config: RuntimeConfig, tx: Tx, personId: string, now: Date): Promise<Head | undefined> {
+  const account = await accountOf(tx, personId);
+  if (!account || account.status !== "active") return undefined;
+  const keypair = await openKey(config.networkKeySecret, account.signing_key);
+  const head = await lockHead(tx, personId);
+  const records = [...await tableRecords(tx, personId)].map(([path, record]) => {
+    const [collection, rkey] = path.split("/");
+    return { path, collection: collection as `${string}.${string}.${string}`, rkey, record: jsonToLex(record) };
+  });
+  await clearRepository(tx, personId);
+  const storage = new PgRepoStorage(tx, personId);
+  const commit = await Repo.formatInitCommit(
+    storage,
+    account.did,
+    keypair,
+    records.map((r) => ({ action: WriteOpAction.Create, collection: r.collection, rkey: r.rkey, record: r.record as never })),
+    // a rev after the old head's, whatever the clock says
+    head ? TID.nextStr(head.rev) : undefined,
+  );
+  await storage.applyCommit(commit);
+  await saveRecordIndex(tx, personId, await Promise.all(records.map(async (r) => ({ path: r.path, cid: (await cidForLex(r.record as never)).toString() }))));
+  const reset = { cid: commit.cid.toString(), rev: commit.rev };
+  await saveHead(tx, personId, { rev: reset.rev, commit_cid: reset.cid, data_cid: dataCidOf(commit.newBlocks.get(commit.cid)!) }, now);
+  await appendSync(tx, storage, account.did, reset, now);
+  return reset;
+}
+
+/**
+ * Signs the head again with the member's (new) key: the same tree under a new commit, announced with
+ * #sync, so that what relays hold verifies against the key the directory now names.
+ */
+export async function resignHead(tx: Tx, personId: string, did: string, keypair: Keypair, now: Date): Promise<Head | undefined> {
+  const head = await lockHead(tx, personId);
+  if (!head?.data_cid) return undefined;
+  const storage = new PgRepoStorage(tx, personId);
+  const repo = await Repo.load(storage, parseCid(head.commit_cid));
+  const commit = await repo.formatResignCommit(TID.nextStr(head.rev), keypair);
+  await storage.applyCommit(commit);
+  const resigned = { cid: commit.cid.toString(), rev: commit.rev };
+  await saveHead(tx, personId, { rev: resigned.rev, commit_cid: resigned.cid, data_cid: head.data_cid }, now);
+  await appendSync(tx, storage, did, resigned, now);
+  return resigned;
+}
+
+/** Appends #sync naming the member's current head. */
+export async function syncHead(tx: Tx, personId: string, did: string, now: Date): Promise<void> {
+  const head = await lockHead(tx, personId);
+  if (head?.data_cid) await appendSync(tx, new PgRepoStorage(tx, personId), did, { cid: head.commit_cid, rev: head.rev }, now);
+}
+
+/** Appends #sync naming this head (its signed commit block). */
+export async function appendSync(tx: Tx, storage: PgRepoStorage, did: string, head: Head, now: Date): Promise<void> {
+  const commitBytes = await storage.getBytes(parseCid(head.cid));
+  if (!commitBytes) throw new Error(`the head commit ${head.cid} of ${did} is not in its repository`);
+  await appendEvent(tx, {
+    did,
+    kind: "sync",
+    body: await syncEventBody({ did, commitCid: head.cid, commitBytes, rev: head.rev, time: now }),
+  });
 }
 
 /** Projects what an app's write just queued for its writer, inside the write's own transaction. */

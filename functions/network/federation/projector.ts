@@ -8,7 +8,7 @@ import { networkSite } from "../xrpc/dispatch.ts";
 import type { NetworkSite } from "../xrpc/method.ts";
 import { firehoseOf } from "./hub.ts";
 import { requestCrawl } from "./relay.ts";
-import { type Head, project } from "./project.ts";
+import { type Head, project, resetRepository } from "./project.ts";
 import { federationOf } from "./settings.ts";
 
 /** Projects queued members until the queue is empty; answers how many members it projected. */
@@ -30,6 +30,13 @@ export async function drainProjections(ctx: FunctionContext, site: NetworkSite, 
 /** Makes one member's whole repository agree with the tables. */
 export async function projectAll(ctx: FunctionContext, site: NetworkSite, personId: string): Promise<Head | undefined> {
   const head = await ctx.sql.begin((tx) => project(ctx.config, tx, site, personId, undefined, ctx.clock.now()));
+  firehoseOf(ctx).poke();
+  return head;
+}
+
+/** Rebuilds one member's repository from the tables in a single commit, announced with #sync. */
+export async function resetOne(ctx: FunctionContext, personId: string): Promise<Head | undefined> {
+  const head = await ctx.sql.begin((tx) => resetRepository(ctx.config, tx, personId, ctx.clock.now()));
   firehoseOf(ctx).poke();
   return head;
 }

@@ -1,14 +1,20 @@
 // The federation's own routes (the spec's "Protocol server: federation routes"):
 //   POST /network/join, POST /network/leave   the member's own act, with the site's session
-//   POST /internal/project                    service key: drain the projection queue; {did} rebuilds one repository
+//   POST /internal/project                    service key: drain the projection queue; {did} makes one repository
+//                                             agree with the tables; {did, reset: true} rebuilds it anew (#sync)
+//   POST /internal/rotate-key                 service key: {did} gives the member a new signing key (directory first)
 //   POST /internal/crawl                      service key: the daily requestCrawl to the relay
 //   GET  /internal/firehose                   service key (the operator): subscribers with cursor and lag, the last crawl
+// The /internal routes answer only at the function's own address (/functions/v1/network/internal/...): the
+// rewrite table maps no public path to them, and the database calls them there (migration
+// network_federation_calls).
 import { Hono } from "hono";
+import { isValidDid } from "@atproto/syntax";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { presentsServiceKey } from "../../../shared/service-key.ts";
-import { join, leave } from "../federation/accounts.ts";
+import { join, leave, rotateKey } from "../federation/accounts.ts";
 import { firehoseOf } from "../federation/hub.ts";
-import { drainProjections, projectAll } from "../federation/projector.ts";
+import { drainProjections, projectAll, resetOne } from "../federation/projector.ts";
 import { requestCrawl } from "../federation/relay.ts";
 import { openFederation } from "../federation/settings.ts";
 import { authenticate } from "../auth.ts";
@@ -29,6 +35,12 @@ export function federationRoutes(ctx: FunctionContext): Hono {
     if (viewer?.via !== "site") throw authRequired("Sign in on the site: joining takes the site's session.");
     return { site: s, viewer };
   };
+  const joinedByDid = async (did: unknown) => {
+    if (typeof did !== "string" || !isValidDid(did)) throw invalidRequest("did must be a valid did");
+    const account = await accountByDid(ctx.sql, did);
+    if (!account) throw notFound("RepoNotFound", `Could not find repo for DID: ${did}`);
+    return account;
+  };
   const service = async (request: Request) => {
     if (!(await presentsServiceKey(ctx, request))) throw new XrpcError(401, "AuthenticationRequired", "The service key is required.");
     return await site();
@@ -45,15 +57,21 @@ export function federationRoutes(ctx: FunctionContext): Hono {
   app.post("/internal/project", async (c) => {
     const s = await service(c.req.raw);
     openFederation(ctx.config, s);
-    const body = await c.req.json().catch(() => ({})) as { did?: unknown };
+    const body = await c.req.json().catch(() => ({})) as { did?: unknown; reset?: unknown };
     if (body?.did !== undefined) {
-      if (typeof body.did !== "string") throw invalidRequest("did must be a string");
-      const account = await accountByDid(ctx.sql, body.did);
-      if (!account) throw notFound("RepoNotFound", `Could not find repo for DID: ${body.did}`);
-      const head = await projectAll(ctx, s, account.person_id);
+      if (body.reset !== undefined && typeof body.reset !== "boolean") throw invalidRequest("reset must be a boolean");
+      const account = await joinedByDid(body.did);
+      const head = body.reset ? await resetOne(ctx, account.person_id) : await projectAll(ctx, s, account.person_id);
       return c.json({ did: account.did, ...(head ?? {}) });
     }
     return c.json({ projected: await drainProjections(ctx, s) });
+  });
+  app.post("/internal/rotate-key", async (c) => {
+    const s = await service(c.req.raw);
+    openFederation(ctx.config, s);
+    const body = await c.req.json().catch(() => ({})) as { did?: unknown };
+    const account = await joinedByDid(body?.did);
+    return c.json(await rotateKey(ctx, s, account.person_id));
   });
   app.post("/internal/crawl", async (c) => {
     const s = await service(c.req.raw);

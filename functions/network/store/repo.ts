@@ -51,6 +51,44 @@ export async function setAccountHandle(tx: Tx, personId: string, handle: string)
   await tx`update public.network_accounts set handle = ${handle} where person_id = ${personId}`;
 }
 
+// ---- a new signing key on its way to the directory (migration network_key_rotations)
+
+export interface RotationRow {
+  signing_key: string;
+  signing_did_key: string;
+  started_at: Date;
+}
+
+/** Keeps the new key unless another rotation of the member's waits; answers whether it was kept. */
+export async function startRotation(db: Db, r: { personId: string; sealedKey: string; didKey: string; now: Date }) {
+  const rows = await db`
+    insert into public.network_key_rotations (person_id, signing_key, signing_did_key, started_at)
+    values (${r.personId}, ${r.sealedKey}, ${r.didKey}, ${r.now}) on conflict (person_id) do nothing returning 1`;
+  return rows.length === 1;
+}
+
+export async function pendingRotation(db: Db, personId: string): Promise<RotationRow | undefined> {
+  const [row] = await db<RotationRow[]>`
+    select signing_key, signing_did_key, started_at from public.network_key_rotations where person_id = ${personId}`;
+  return row;
+}
+
+export async function dropRotation(db: Db, personId: string, didKey: string) {
+  await db`delete from public.network_key_rotations where person_id = ${personId} and signing_did_key = ${didKey}`;
+}
+
+/** The account takes the kept key (the directory names it now); false when another key is kept instead. */
+export async function finishRotation(tx: Tx, personId: string, didKey: string): Promise<boolean> {
+  const rows = await tx`
+    with taken as (
+      delete from public.network_key_rotations where person_id = ${personId} and signing_did_key = ${didKey}
+      returning signing_key, signing_did_key
+    )
+    update public.network_accounts a set signing_key = taken.signing_key, signing_did_key = taken.signing_did_key
+    from taken where a.person_id = ${personId} returning 1`;
+  return rows.length === 1;
+}
+
 // ---- repository head, blocks and record index
 
 export interface RepoHeadRow {

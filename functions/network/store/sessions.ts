@@ -1,4 +1,5 @@
 // App passwords and protocol sessions: only hashes are kept; a token counts while its hash is here.
+import type { MemberRow } from "./people.ts";
 import type { Db } from "../../../shared/db.ts";
 
 export interface AppPasswordRow {
@@ -68,20 +69,23 @@ export interface SessionRow {
   app_password_id: string;
   privileged: boolean;
   expires_at: Date;
+  /** whose session it is (read in the same statement: every call of an app starts here) */
+  member: MemberRow;
 }
 
-/** The session an access (or refresh) token's hash belongs to, with that token's expiry. */
+/** The session an access (or refresh) token's hash belongs to, with that token's expiry and its member. */
 export async function sessionByHash(db: Db, kind: "access" | "refresh", hash: string): Promise<SessionRow | undefined> {
-  const [row] = kind === "access"
-    ? await db<SessionRow[]>`
-        select s.id, s.person_id, s.app_password_id, a.privileged, s.access_expires_at as expires_at
-        from public.network_sessions s join public.network_app_passwords a on a.id = s.app_password_id
-        where s.access_hash = ${hash}`
-    : await db<SessionRow[]>`
-        select s.id, s.person_id, s.app_password_id, a.privileged, s.refresh_expires_at as expires_at
-        from public.network_sessions s join public.network_app_passwords a on a.id = s.app_password_id
-        where s.refresh_hash = ${hash}`;
-  return row;
+  const [row] = await db<(Omit<SessionRow, "member"> & Omit<MemberRow, "id">)[]>`
+    select s.id, s.person_id, s.app_password_id, a.privileged,
+      ${kind === "access" ? db`s.access_expires_at` : db`s.refresh_expires_at`} as expires_at,
+      p.username, p.network_did, p.email, p.display_name, p.suspended_at
+    from public.network_sessions s
+    join public.network_app_passwords a on a.id = s.app_password_id
+    join public.profiles p on p.id = s.person_id
+    where ${kind === "access" ? db`s.access_hash` : db`s.refresh_hash`} = ${hash}`;
+  if (!row) return undefined;
+  const { username, network_did, email, display_name, suspended_at, ...session } = row;
+  return { ...session, member: { id: row.person_id, username, network_did, email, display_name, suspended_at } };
 }
 
 /** Rotates both tokens of a session; false when it ended meanwhile (or the refresh token was used already). */

@@ -11,14 +11,31 @@ export interface RepoHead {
   cid: string;
 }
 
-/** Takes the member's repository head for this transaction (made on first write). */
-export async function lockRepo(tx: Tx, personId: string, initial: RepoHead): Promise<RepoHead> {
-  await tx`
-    insert into public.network_repos (person_id, rev, commit_cid) values (${personId}, ${initial.rev}, ${initial.cid})
-    on conflict (person_id) do nothing`;
-  const [row] = await tx<{ rev: string; commit_cid: string }[]>`
-    select rev, commit_cid from public.network_repos where person_id = ${personId} for update`;
-  return { rev: row.rev, cid: row.commit_cid };
+/**
+ * Takes the member's repository head for this transaction (made on their first write), and whether they
+ * joined the wider network (their writes are then projected onto a signed repository). One statement
+ * once the head exists: the lock is the write path's one queue, so it holds it no longer than it must.
+ */
+/**
+ * Locks the writer's repository (made at `initial` on a first write) and says whether they joined the wider
+ * network. The same statement marks the transaction as an API write, which projects inside itself, so the
+ * queue's trigger need not ask the function to (one statement less on every write).
+ */
+export async function lockRepo(tx: Tx, personId: string, initial: RepoHead): Promise<RepoHead & { joined: boolean }> {
+  const take = () =>
+    tx<{ rev: string; commit_cid: string; joined: boolean }[]>`
+      select r.rev, r.commit_cid,
+        exists (select 1 from public.network_accounts a where a.person_id = r.person_id) as joined,
+        set_config('sitewire.network_project_called', 'here', true) as projecting_here
+      from public.network_repos r where r.person_id = ${personId} for update of r`;
+  let [row] = await take();
+  if (!row) {
+    await tx`
+      insert into public.network_repos (person_id, rev, commit_cid) values (${personId}, ${initial.rev}, ${initial.cid})
+      on conflict (person_id) do nothing`;
+    [row] = await take();
+  }
+  return { rev: row.rev, cid: row.commit_cid, joined: row.joined };
 }
 
 export async function saveRepoHead(tx: Tx, personId: string, head: RepoHead, now: Date): Promise<void> {

@@ -142,6 +142,7 @@ export class Hydrator {
         ? {
           ...(post.viewer_like ? { like: atUri(me, LIKE, post.viewer_like) } : {}),
           ...(post.viewer_repost ? { repost: atUri(me, REPOST, post.viewer_repost) } : {}),
+          threadMuted: post.viewer_thread_muted,
         }
         : {},
       labels: [],

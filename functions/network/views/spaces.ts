@@ -67,8 +67,14 @@ export async function messageViews(h: Hydrator, ids: number[]): Promise<Map<numb
 
 /** A page of a feed channel as feedViewPosts, each answer with its root and parent. */
 export async function messageFeed(h: Hydrator, ids: number[]): Promise<Json[]> {
+  const items = await messageFeedItems(h, ids);
+  return ids.map((id) => items.get(id)).filter((item): item is Json => !!item);
+}
+
+/** feedViewPosts of the messages among `ids` the reader may see, by message id. */
+export async function messageFeedItems(h: Hydrator, ids: number[]): Promise<Map<number, Json>> {
   const views = await messageViews(h, ids);
-  const feed: Json[] = [];
+  const items = new Map<number, Json>();
   for (const id of ids) {
     const view = views.get(id);
     if (!view || h.blockedWith(view.row.author_id)) continue;
@@ -81,9 +87,9 @@ export async function messageFeed(h: Hydrator, ids: number[]): Promise<Json[]> {
         parent: { $type: "app.bsky.feed.defs#postView", ...parent.post },
       };
     }
-    feed.push(item);
+    items.set(id, item);
   }
-  return feed;
+  return items;
 }
 
 /** A space's message with its parents and `depth` levels of replies, as getPostThread answers it. */

@@ -10,6 +10,7 @@ import { authenticate } from "../auth.ts";
 import { mergedFirstPage, remoteRead } from "../federation/appview.ts";
 import { handleDomainOf, siteDidOf } from "../identity.ts";
 import { forbidden, invalidRequest, methodNotImplemented } from "./errors.ts";
+import { checkInput, checkParams } from "./lexicon.ts";
 import type { Call, Method, NetworkSite, Viewer } from "./method.ts";
 import type { Tx } from "../../../shared/db.ts";
 
@@ -50,13 +51,17 @@ export function xrpcHandler(ctx: FunctionContext, methods: Map<string, Method>) 
     const url = new URL(request.url);
     const badParameter = unstorableParameter(url);
     if (badParameter !== undefined) throw invalidRequest(`${badParameter} holds characters that cannot be kept.`);
+    const params = queryParams(url);
+    checkParams(nsid, params);
+    // read no further than 1 MB (RequestTooLarge, answered 413 PayloadTooLarge); uploadBlob has its own bounds
     const input = expected === "POST" && !method.rawBody ? await readJsonObject(request, invalidRequest) : undefined;
     const problem = input ? jsonProblem(input) : undefined;
     if (problem) throw invalidRequest(`${jsonPathText(problem.path) || "The body"} ${problem.why}.`);
+    if (input) checkInput(nsid, input);
     const viewer = await authenticate(ctx, site, request, method.auth, now);
     const call: Call = {
       nsid,
-      params: queryParams(url),
+      params,
       input,
       viewer,
       asReader: (fn) => asReader(ctx, viewer, fn),

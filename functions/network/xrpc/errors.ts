@@ -1,6 +1,7 @@
 // The protocol server's one error translator: every failure leaves as an XRPC error body
 // `{ error, message }` with the status the real clients expect for that name (reference §1, §10).
 import type { Context } from "hono";
+import { RequestTooLarge } from "../../../shared/http.ts";
 
 export class XrpcError extends Error {
   constructor(readonly status: number, readonly error: string, message: string) {
@@ -28,6 +29,9 @@ const DATABASE_REFUSAL = "NW400";
 export function xrpcErrorBody(error: unknown): { status: number; body: { error: string; message: string } } {
   if (error instanceof XrpcError) {
     return { status: error.status, body: { error: error.error, message: error.message } };
+  }
+  if (error instanceof RequestTooLarge) {
+    return { status: 413, body: { error: "PayloadTooLarge", message: error.message } };
   }
   const code = (error as { code?: unknown })?.code;
   if (code === DATABASE_REFUSAL) {

@@ -8,10 +8,20 @@ import { type MessageInput, readMessageForm } from "../attachments.ts";
 /** The most a JSON body may carry (Chatwoot's own limit on a JSON request is about this). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
-/** A JSON object body ({} when empty) of at most 1 MB (413), with text Postgres cannot hold refused (400). */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A JSON object body ({} when empty) of at most 1 MB (413), with text Postgres cannot hold refused (400),
+ * and bytes that are not UTF-8 refused too (400) rather than kept as replacement characters.
+ */
 export async function readBody(c: Context): Promise<Record<string, unknown>> {
   const bytes = await readUpTo(c.req.raw.body, MAX_JSON_BODY_BYTES);
   if (!bytes) throw new SupportError(413, "The body is larger than 1 MB.");
+  try {
+    strictUtf8.decode(bytes);
+  } catch {
+    throw badRequest("The body is not valid UTF-8.");
+  }
   const body = await readJsonObject(new Request(c.req.url, { method: "POST", body: bytes as BodyInit }), badRequest);
   const problem = jsonProblem(body);
   if (problem) throw badRequest(`${jsonPathText(problem.path) || "The body"} ${problem.why}.`);

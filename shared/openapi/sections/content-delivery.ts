@@ -177,7 +177,7 @@ function entryCollectionParameters(ctx: SectionContext): Parameter[] {
     orderParameter(
       `Comma list of ${
         SYS_ORDER.join(", ")
-      } or fields.<field> (with content_type); a leading \`-\` means descending. ` +
+      } or \`fields.<field>\` (with content_type); a leading \`-\` means descending. ` +
         "Default -sys.createdAt." +
         (fieldIds.size ? ` Field ids of the site's types: ${[...fieldIds].join(", ")}.` : ""),
       `^-?(${SYS_ORDER.map((s) => s.replace(".", "\\.")).join("|")}|fields\\.[A-Za-z0-9_]+)$`,

@@ -151,7 +151,7 @@ function schemas(): Record<string, Schema> {
             file: {
               type: "object",
               description:
-                "Per locale: { contentType, fileName, uploadFrom: Link to an Upload } or { ..., upload: <url> }.",
+                "Per locale: { contentType, fileName, uploadFrom: Link to an Upload } or { ..., upload: `<url>` }.",
               additionalProperties: {
                 type: "object",
                 required: ["fileName"],
@@ -386,7 +386,7 @@ export const contentManagementSection: OpenApiSection = {
           operationId: "processAsset",
           summary: "Process an asset's file",
           description:
-            "Takes the bytes into the library at content/uploads/api/<id>/<fileName> (event Asset.publish).",
+            "Takes the bytes into the library at `content/uploads/api/<id>/<fileName>` (event Asset.publish).",
           parameters: [versionHeader],
           responses: {
             "204": empty("Processed."),
@@ -492,7 +492,7 @@ export const contentManagementSection: OpenApiSection = {
           operationId: "createWebhookDefinition",
           summary: "Create a webhook definition",
           description:
-            "Topics ContentManagement.<Entry|Asset>.<create|save|publish|unpublish|delete> match by `<Type>.<event>`, " +
+            "Topics `ContentManagement.<Entry|Asset>.<create|save|publish|unpublish|delete>` match by `<Type>.<event>`, " +
             "`<Type>.*` and `*.*`. A bad url or topic is 422, and so is a url naming localhost or a loopback or " +
             "private address unless the site allows such targets.",
           requestBody: body("WebhookDefinition"),

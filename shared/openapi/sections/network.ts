@@ -11,7 +11,8 @@ const GROUP = "Network API";
 /**
  * Methods answered with GET (lexicon queries): exactly those the network function serves
  * (tests/functions/network/openapi.test.ts compares them with its method table). Labelers, lists,
- * starter packs, suggestions and unspecced answer lexicon-valid empty bodies: the site has none.
+ * starter packs, suggestions and unspecced answer lexicon-valid empty bodies: the site has none (and a
+ * method about one list or starter pack answers that it is not found).
  */
 export const XRPC_QUERIES = [
   "com.atproto.identity.resolveHandle",
@@ -35,6 +36,7 @@ export const XRPC_QUERIES = [
   "app.bsky.actor.searchActors",
   "app.bsky.actor.searchActorsTypeahead",
   "app.bsky.feed.describeFeedGenerator",
+  "app.bsky.feed.getActorLikes",
   "app.bsky.feed.getActorFeeds",
   "app.bsky.feed.getAuthorFeed",
   "app.bsky.feed.getFeed",
@@ -42,21 +44,27 @@ export const XRPC_QUERIES = [
   "app.bsky.feed.getFeedGenerators",
   "app.bsky.feed.getFeedSkeleton",
   "app.bsky.feed.getLikes",
+  "app.bsky.feed.getListFeed",
   "app.bsky.feed.getPostThread",
   "app.bsky.feed.getPosts",
+  "app.bsky.feed.getQuotes",
   "app.bsky.feed.getRepostedBy",
   "app.bsky.feed.getSuggestedFeeds",
   "app.bsky.feed.getTimeline",
+  "app.bsky.feed.searchPosts",
   "app.bsky.graph.getActorStarterPacks",
   "app.bsky.graph.getBlocks",
   "app.bsky.graph.getFollowers",
   "app.bsky.graph.getFollows",
+  "app.bsky.graph.getKnownFollowers",
+  "app.bsky.graph.getList",
   "app.bsky.graph.getListBlocks",
   "app.bsky.graph.getListMutes",
   "app.bsky.graph.getLists",
   "app.bsky.graph.getListsWithMembership",
   "app.bsky.graph.getMutes",
   "app.bsky.graph.getRelationships",
+  "app.bsky.graph.getStarterPack",
   "app.bsky.graph.getStarterPacks",
   "app.bsky.graph.getStarterPacksWithMembership",
   "app.bsky.graph.getSuggestedFollowsByActor",
@@ -96,7 +104,11 @@ export const XRPC_PROCEDURES = [
   "com.atproto.server.revokeAppPassword",
   "app.bsky.actor.putPreferences",
   "app.bsky.graph.muteActor",
+  "app.bsky.graph.muteActorList",
+  "app.bsky.graph.muteThread",
   "app.bsky.graph.unmuteActor",
+  "app.bsky.graph.unmuteActorList",
+  "app.bsky.graph.unmuteThread",
   "app.bsky.notification.updateSeen",
 ];
 

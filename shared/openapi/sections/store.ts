@@ -121,7 +121,7 @@ export const storeSection: OpenApiSection = {
     group: GROUP,
     description:
       "The site's sellable items as a Shopify Storefront-compatible GraphQL API, with carts and a cart handoff. " +
-      "Send a storefront key as X-Shopify-Storefront-Access-Token or a bearer. Any <version> segment is accepted " +
+      "Send a storefront key as X-Shopify-Storefront-Access-Token or a bearer. Any `<version>` segment is accepted " +
       "(the examples assume 2024-10); introspection is on.",
   }],
   paths() {

@@ -13,7 +13,7 @@ import { jsonToLex } from "@atproto/lexicon";
 import { Secp256k1Keypair, verifySignature } from "@atproto/crypto";
 import { fromBase64url } from "../../../shared/ids.ts";
 import { test } from "../../helpers/test.ts";
-import { verifyCommitEvent } from "../../helpers/firehose.ts";
+import { consumer, verifyCommitEvent } from "../../helpers/firehose.ts";
 import { testSql } from "../../helpers/db.ts";
 import { newMember, signedIn, type TestMember } from "../../helpers/network.ts";
 import { withSettings } from "../../helpers/site-settings.ts";
@@ -23,54 +23,9 @@ import { freePort } from "../../../shared/embedded.ts";
 import { mintPersonJwt } from "../../../shared/people.ts";
 import { serviceKey } from "../../../shared/service-key.ts";
 import { serveHost } from "../../../web/host.ts";
-import { readFrame } from "../../../functions/network/federation/events.ts";
 import { tableRecords } from "../../../functions/network/store/repo.ts";
 
 const sql = testSql();
-
-interface Frame {
-  header: { op: number; t?: string };
-  body: Record<string, any>;
-}
-
-/** A subscriber that keeps every frame; `until` waits for one that matches. */
-function consumer(baseUrl: string, cursor?: number) {
-  const frames: Frame[] = [];
-  const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
-  const url = `${baseUrl.replace(/^http/, "ws")}/xrpc/com.atproto.sync.subscribeRepos${
-    cursor === undefined ? "" : `?cursor=${cursor}`
-  }`;
-  const socket = new WebSocket(url);
-  socket.binaryType = "arraybuffer";
-  const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener("close", resolve));
-  socket.addEventListener("message", (e) => {
-    const frame = readFrame(new Uint8Array(e.data as ArrayBuffer)) as Frame;
-    frames.push(frame);
-    for (const w of [...waiters]) {
-      if (w.match(frame)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(frame);
-      }
-    }
-  });
-  return {
-    frames,
-    closed,
-    socket,
-    until(match: (f: Frame) => boolean, ms = 15_000): Promise<Frame> {
-      const found = frames.find(match);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("no such frame arrived")), ms);
-        waiters.push({ match, resolve: (f) => (clearTimeout(timer), resolve(f)) });
-      });
-    },
-    close() {
-      socket.close();
-      return closed;
-    },
-  };
-}
 
 test("federation: join with did:plc, signed commits from the tables, sync verified, a verifying firehose", async (t) => {
   const plcPort = freePort();

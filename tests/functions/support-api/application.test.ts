@@ -12,11 +12,15 @@ async function routes(d: Desk): Promise<[string, string, unknown, number][]> {
   const [hook] = await d.host.ctx.sql<{ id: number }[]>`
     insert into public.support_webhooks (url, subscriptions, secret) values ('http://127.0.0.1:9/matrix', '{contact_updated}', 's')
     returning id`;
+  const [line] = await d.host.ctx.sql<{ id: number }[]>`
+    insert into public.support_messages (conversation_id, message_type, content, sender_agent_id)
+    values (${t.id}, 1, 'To be withdrawn', ${d.agent.agentId}) returning id`;
   return [
     ["GET", `${d.app}/conversations`, undefined, 200],
     ["GET", c, undefined, 200],
     ["GET", `${c}/messages`, undefined, 200],
     ["POST", `${c}/messages`, { content: "From the matrix", message_type: "outgoing" }, 200],
+    ["DELETE", `${c}/messages/${line.id}`, undefined, 200],
     ["POST", `${c}/toggle_status`, { status: "pending" }, 200],
     ["POST", `${c}/assignments`, { assignee_id: d.agent.agentId }, 200],
     ["POST", `${c}/toggle_typing_status`, { typing_status: "on" }, 200],
@@ -31,6 +35,7 @@ async function routes(d: Desk): Promise<[string, string, unknown, number][]> {
     ["GET", `${d.app}/webhooks`, undefined, 200],
     ["POST", `${d.app}/webhooks`, { url: "http://127.0.0.1:9/made", subscriptions: ["message_created"] }, 201],
     ["PATCH", `${d.app}/webhooks/${hook.id}`, { subscriptions: ["contact_created"] }, 200],
+    ["PUT", `${d.app}/webhooks/${hook.id}`, { subscriptions: ["contact_updated"] }, 200],
     ["DELETE", `${d.app}/webhooks/${hook.id}`, undefined, 204],
   ];
 }
@@ -88,11 +93,13 @@ test("the conversation list: status and assignee filters, meta counts, 25 a page
   assert.ok(me.body.data.payload.some((c: any) => c.id === mine.id));
   const unassigned = await call("GET", `${d.app}/conversations?status=resolved&assignee_type=unassigned`, { key: d.agent.key });
   assert.ok(unassigned.body.data.payload.some((c: any) => c.id === resolved.id));
-  // page two of the same list continues it
+  // page two of the same list continues it; the list is this file's agent's own, so threads other test
+  // files open meanwhile cannot shift it between the two reads
   await d.host.ctx.sql`
-    insert into public.support_conversations (contact_id) select ${mine.contactId} from generate_series(1, 26)`;
-  const one = await call("GET", `${d.app}/conversations?status=open&page=1`, { key: d.agent.key });
-  const two = await call("GET", `${d.app}/conversations?status=open&page=2`, { key: d.agent.key });
+    insert into public.support_conversations (contact_id, assignee_id)
+    select ${mine.contactId}, ${d.agent.agentId} from generate_series(1, 26)`;
+  const one = await call("GET", `${d.app}/conversations?status=open&assignee_type=me&page=1`, { key: d.agent.key });
+  const two = await call("GET", `${d.app}/conversations?status=open&assignee_type=me&page=2`, { key: d.agent.key });
   assert.equal(one.body.data.payload.length, 25);
   const firstIds = new Set(one.body.data.payload.map((c: any) => c.id));
   assert.ok(two.body.data.payload.every((c: any) => !firstIds.has(c.id)));

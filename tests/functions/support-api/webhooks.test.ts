@@ -7,7 +7,7 @@ import { freePort } from "../../../shared/embedded.ts";
 import { hmacSha256Hex } from "../../../shared/webhooks/sign.ts";
 import { serviceKey } from "../../../shared/service-key.ts";
 import { backoffSeconds } from "../../../shared/webhooks/outbox.ts";
-import { call, deliverAll, desk, guest, sleep } from "./desk.ts";
+import { call, deliverAll, desk, freshAddress, guest, sleep, thread } from "./desk.ts";
 
 interface Received {
   path: string;
@@ -191,6 +191,58 @@ test("a non-2xx answer is kept as last_error and the delivery is tried again aft
     assert.equal(tries()[1].headers.get("x-chatwoot-delivery"), delivery);
     await call("DELETE", `${d.app}/webhooks/${id}`, { key: d.agent.key });
     await sleep(1);
+  } finally {
+    await hook.close();
+  }
+});
+
+test("a line's files reach the subscriber with addresses signed for an hour from the delivery, inside the signed body", async () => {
+  const d = await desk();
+  const hook = receiver();
+  try {
+    const made = await call("POST", `${d.app}/webhooks`, {
+      key: d.agent.key,
+      body: { url: hook.url("/files"), subscriptions: ["message_created", "conversation_status_changed"] },
+    });
+    const secret = made.body.payload.webhook.secret as string;
+    const t = await thread(d);
+    const png = Uint8Array.from(atob(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+    ), (ch) => ch.charCodeAt(0));
+    const form = new FormData();
+    form.append("content", "The broken lid");
+    form.append("attachments[]", new File([png], "lid.png", { type: "image/png" }));
+    const posted = await fetch(`${t.url}/messages`, { method: "POST", body: form, headers: { "x-forwarded-for": freshAddress() } });
+    assert.equal(posted.status, 200);
+    const line = await posted.json();
+    await call("POST", `${d.app}/conversations/${t.id}/toggle_status`, { key: d.agent.key, body: { status: "resolved" } });
+
+    await deliverAll(d, await serviceKey(d.host.ctx));
+    const mine = hook.got.filter((r) => r.path === "/files" && (r.body.conversation ?? r.body).id === t.id);
+    const created = mine.find((r) => r.body.event === "message_created" && r.body.id === line.id);
+    assert.ok(created, "the line's message_created was delivered");
+    const [file] = created.body.attachments;
+    assert.deepEqual(
+      { id: file.id, file_type: file.file_type, extension: file.extension, file_size: file.file_size },
+      { id: line.attachments[0].id, file_type: "image", extension: "png", file_size: png.byteLength },
+    );
+    const address = new URL(file.data_url);
+    assert.equal(address.origin + address.pathname, `${d.host.baseUrl}/api/desk/files/${file.id}`);
+    assert.ok(Math.abs(Number(address.searchParams.get("expires")) - Date.now() / 1000 - 3600) < 60);
+    assert.equal(file.thumb_url, file.data_url);
+    const fetched = await fetch(file.data_url);
+    assert.equal(fetched.status, 200);
+    assert.deepEqual(new Uint8Array(await fetched.arrayBuffer()), png);
+    // the signature covers the body as sent, addresses included
+    const timestamp = created.headers.get("x-chatwoot-timestamp")!;
+    assert.equal(created.headers.get("x-chatwoot-signature"), `sha256=${await hmacSha256Hex(secret, `${timestamp}.${created.raw}`)}`);
+
+    // a conversation's event carries its lines' files signed the same way
+    const resolved = mine.find((r) => r.body.event === "conversation_status_changed" && r.body.id === t.id);
+    assert.ok(resolved, "the status change was delivered");
+    const withFile = resolved.body.messages.find((m: any) => m.id === line.id);
+    assert.equal((await fetch(withFile.attachments[0].data_url)).status, 200);
+    await call("DELETE", `${d.app}/webhooks/${made.body.payload.webhook.id}`, { key: d.agent.key });
   } finally {
     await hook.close();
   }

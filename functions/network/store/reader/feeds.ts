@@ -21,13 +21,14 @@ export interface FeedItem {
   at_us: number;
 }
 
+/** kinds: p a post (or a like of one), r a repost, h a heart on a space's message */
 export function encodeFeedCursor(item: { at_us: number; kind: string; item_id: number }): string {
   return `${item.at_us}_${item.kind}${item.item_id}`;
 }
 
 /** The cursor an earlier page handed out, or undefined when it is not one of ours. */
 export function decodeFeedCursor(cursor: string | undefined): FeedCursor | undefined {
-  const match = cursor?.match(/^(\d{1,17})_([pr])(\d{1,18})$/);
+  const match = cursor?.match(/^(\d{1,17})_([prh])(\d{1,18})$/);
   return match ? { atUs: Number(match[1]), kind: match[2], id: Number(match[3]) } : undefined;
 }
 
@@ -45,8 +46,75 @@ export type AuthorFilter =
 function welcome(db: Db, me: string | null, person: ReturnType<Db>) {
   if (!me) return db`true`;
   return db`not exists (select 1 from public.community_mutes m where m.person_id = ${me}::uuid and m.subject_id = ${person})
-    and not exists (select 1 from public.community_blocks b
+    and ${unblocked(db, me, person)}`;
+}
+
+/** Not on either side of a block with the reader (lists of other people's posts hide those, as the app view does). */
+export function unblocked(db: Db, me: string | null, person: ReturnType<Db>) {
+  if (!me) return db`true`;
+  return db`not exists (select 1 from public.community_blocks b
       where (b.author_id = ${me}::uuid and b.subject_id = ${person}) or (b.author_id = ${person} and b.subject_id = ${me}::uuid))`;
+}
+
+/**
+ * The posts quoting one post, newest first, leaving out those across a block with the reader; with `cid`,
+ * only those quoting that version of it (the quote's strong ref names it).
+ */
+export async function quotePage(
+  db: Db,
+  post: number,
+  viewer: string | undefined,
+  options: { limit: number; cursor?: FeedCursor; cid?: string },
+): Promise<{ id: number; at_us: number }[]> {
+  const c = start(options.cursor);
+  const version = options.cid
+    ? db`coalesce(p.embed #>> '{record,cid}', p.embed #>> '{record,record,cid}') = ${options.cid}`
+    : db`true`;
+  return await db<{ id: number; at_us: number }[]>`
+    select p.id, (extract(epoch from p.indexed_at) * 1000000)::bigint as at_us
+    from public.community_posts p
+    where p.quote_id = ${post} and ${version}
+      and (p.indexed_at, p.id) < (timestamptz 'epoch' + interval '1 microsecond' * ${c.atUs}::bigint, ${c.id}::bigint)
+      and ${unblocked(db, viewer ?? null, db`p.author_id`)}
+    order by p.indexed_at desc, p.id desc limit ${options.limit + 1}`;
+}
+
+export interface LikedItem {
+  /** p: a like of a post (item_id the like's id); h: a heart on a space's message (item_id the message's) */
+  kind: "p" | "h";
+  item_id: number;
+  post_id: number | null;
+  at: Date;
+  at_us: number;
+}
+
+/**
+ * What a member liked, newest first: likes of posts (kind p, item_id the like's id) and hearts on spaces'
+ * messages (kind h, item_id the message's id), one keyset over both.
+ */
+export async function likedPage(
+  db: Db,
+  person: string,
+  options: { limit: number; cursor?: FeedCursor },
+): Promise<LikedItem[]> {
+  const c = start(options.cursor);
+  const take = options.limit + 1;
+  return await db<LikedItem[]>`
+    with cur as (select timestamptz 'epoch' + interval '1 microsecond' * ${c.atUs}::bigint as at),
+    items as (
+      (select 'p' as kind, l.id as item_id, l.post_id, l.indexed_at as at
+       from public.community_likes l, cur
+       where l.author_id = ${person}::uuid and (l.indexed_at, 'p', l.id) < (cur.at, ${c.kind}::text, ${c.id}::bigint)
+       order by l.indexed_at desc, l.id desc limit ${take})
+      union all
+      (select 'h', r.message_id, null::bigint, r.created_at
+       from public.community_reactions r, cur
+       where r.person_id = ${person}::uuid and r.kind = 'heart'
+         and (r.created_at, 'h', r.message_id) < (cur.at, ${c.kind}::text, ${c.id}::bigint)
+       order by r.created_at desc, r.message_id desc limit ${take})
+    )
+    select kind, item_id, post_id, at, (extract(epoch from at) * 1000000)::bigint as at_us
+    from items order by at desc, kind desc, item_id desc limit ${take}`;
 }
 
 /** The reader's following timeline: their own posts and those of the people they follow, and their reposts. */

@@ -19,6 +19,15 @@ export interface NotificationRow {
   subject_rkey: string | null;
 }
 
+/**
+ * Not about a thread the reader muted: the post a like, repost or quote is about, or a reply (by its
+ * thread's root), is in it. `p` is the notification's own post, `sp` the post it is about.
+ */
+function outsideMutedThreads(db: Db, viewer: string) {
+  return db`not exists (select 1 from public.community_thread_mutes t
+    where t.person_id = ${viewer}::uuid and t.root_id in (sp.id, sp.reply_root_id, p.reply_root_id))`;
+}
+
 export async function notificationPage(
   db: Db,
   viewer: string,
@@ -44,13 +53,16 @@ export async function notificationPage(
       and (cardinality(${options.reasons}::text[]) = 0 or n.reason = any(${options.reasons}::text[]))
       and (n.created_at, n.id) < (${at}, ${options.cursor?.id ?? 0}::bigint)
       and coalesce(l.id, r.id, f.id, p.id) is not null
+      and ${outsideMutedThreads(db, viewer)}
     order by n.created_at desc, n.id desc limit ${options.limit + 1}`;
 }
 
 export async function unreadCount(db: Db, viewer: string): Promise<number> {
   const [row] = await db<{ count: number }[]>`
     select count(*)::int as count from public.community_notifications n
-    where n.recipient_id = ${viewer}::uuid
+    left join public.community_posts p on p.id = n.post_id
+    left join public.community_posts sp on sp.id = n.subject_post_id
+    where n.recipient_id = ${viewer}::uuid and ${outsideMutedThreads(db, viewer)}
       and n.created_at > coalesce(
         (select s.notifications_seen_at from public.network_prefs s where s.person_id = ${viewer}::uuid), '-infinity')`;
   return row.count;

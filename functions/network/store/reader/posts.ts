@@ -20,6 +20,8 @@ export interface PostRow {
   /** the reader's like and repost record keys */
   viewer_like: string | null;
   viewer_repost: string | null;
+  /** whether the reader muted the post's thread */
+  viewer_thread_muted: boolean;
 }
 
 /**
@@ -41,6 +43,11 @@ export async function postsByIds(
         union select unnest(array[r.reply_parent_id, r.reply_root_id, r.quote_id])
         from public.community_posts r where r.id = any(${list}::bigint[]))`
     : db`p.id = any(${list}::bigint[])`;
+  // a thread mute is the reader's own: anonymous callers may not look at the table at all
+  const threadMuted = me
+    ? db`exists (select 1 from public.community_thread_mutes t
+        where t.person_id = ${me}::uuid and t.root_id in (p.id, p.reply_root_id))`
+    : db`false`;
   const rows = await db<PostRow[]>`
     select p.id, p.author_id, p.rkey, p.cid, p.record, p.embed, p.reply_root_id, p.reply_parent_id, p.quote_id,
       p.indexed_at,
@@ -49,7 +56,8 @@ export async function postsByIds(
       (select count(*)::int from public.community_likes l where l.post_id = p.id) as like_count,
       (select count(*)::int from public.community_posts q where q.quote_id = p.id) as quote_count,
       (select l.rkey from public.community_likes l where l.post_id = p.id and l.author_id = ${me}::uuid) as viewer_like,
-      (select r.rkey from public.community_reposts r where r.post_id = p.id and r.author_id = ${me}::uuid) as viewer_repost
+      (select r.rkey from public.community_reposts r where r.post_id = p.id and r.author_id = ${me}::uuid) as viewer_repost,
+      ${threadMuted} as viewer_thread_muted
     from public.community_posts p
     where ${wanted}`;
   return new Map(rows.map((row) => [row.id, row]));

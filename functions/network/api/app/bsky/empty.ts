@@ -1,7 +1,9 @@
 // What the site has none of (spec: labelers, unspecced, lists, starter packs are empty): each method
-// answers its own lexicon's empty shape, so apps show an empty panel instead of an error. One file for
-// all of them because they share one behaviour; every answer is checked against its lexicon in the tests.
+// answers its own lexicon's empty shape, so apps show an empty panel instead of an error, and a method
+// about one list or starter pack answers that it is not found. One file for all of them because they
+// share one behaviour; every answer is checked against its lexicon in the tests.
 import { method } from "../../../xrpc/method.ts";
+import { XrpcError } from "../../../xrpc/errors.ts";
 
 const suggestedUsers = { actors: [] };
 
@@ -37,4 +39,20 @@ export const EMPTY_ANSWERS: Record<string, Record<string, unknown>> = {
 
 export const EMPTY_METHODS = Object.entries(EMPTY_ANSWERS).map(([nsid, answer]) =>
   method(nsid, { auth: "optional", apps: true }, () => Promise.resolve(structuredClone(answer)))
+);
+
+/**
+ * Asked about one list or starter pack: the site has none, so whichever is named is not found, answered
+ * as the app view answers an unknown one (after the lexicon has checked the at-uri it names).
+ */
+export const NONE_SUCH: Record<string, { auth: "optional" | "reader"; error: string; message: string }> = {
+  "app.bsky.graph.getList": { auth: "optional", error: "InvalidRequest", message: "List not found" },
+  "app.bsky.feed.getListFeed": { auth: "optional", error: "UnknownList", message: "List not found" },
+  "app.bsky.graph.muteActorList": { auth: "reader", error: "InvalidRequest", message: "List not found" },
+  "app.bsky.graph.unmuteActorList": { auth: "reader", error: "InvalidRequest", message: "List not found" },
+  "app.bsky.graph.getStarterPack": { auth: "optional", error: "InvalidRequest", message: "Starter pack not found" },
+};
+
+export const NONE_SUCH_METHODS = Object.entries(NONE_SUCH).map(([nsid, answer]) =>
+  method(nsid, { auth: answer.auth, apps: true }, () => Promise.reject(new XrpcError(400, answer.error, answer.message)))
 );

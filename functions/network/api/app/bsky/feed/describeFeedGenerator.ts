@@ -5,6 +5,7 @@ import { generatorUri } from "../../../../views/spaces.ts";
 import { method } from "../../../../xrpc/method.ts";
 
 export default method("app.bsky.feed.describeFeedGenerator", { auth: "optional", apps: true }, async (call) => {
-  const spaces = await call.asReader((tx) => feedSpaces(tx));
+  // spaces show to their members only: nobody signed in has none (and reads no members' table)
+  const spaces = call.viewer ? await call.asReader((tx) => feedSpaces(tx)) : [];
   return { did: call.site.did, feeds: spaces.map((s) => ({ uri: generatorUri(call.site.did, s) })) };
 });

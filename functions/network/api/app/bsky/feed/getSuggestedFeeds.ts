@@ -5,4 +5,5 @@ import { generatorViews } from "../../../../views/spaces.ts";
 import { method } from "../../../../xrpc/method.ts";
 
 export default method("app.bsky.feed.getSuggestedFeeds", { auth: "optional", apps: true }, (call) =>
-  read(call, async (h) => ({ feeds: await generatorViews(h, await feedSpaces(h.tx)) })));
+  // spaces show to their members only: nobody signed in has none (and reads no members' table)
+  read(call, async (h) => ({ feeds: call.viewer ? await generatorViews(h, await feedSpaces(h.tx)) : [] })));

@@ -5,12 +5,12 @@ import { openFederation } from "../../../../federation/settings.ts";
 import { blobOf } from "../../../../store/repo.ts";
 import { notFound } from "../../../../xrpc/errors.ts";
 import { method } from "../../../../xrpc/method.ts";
-import { str } from "../../../../xrpc/params.ts";
+import { cidParam, didParam } from "../../../../xrpc/formats.ts";
 
 export default method("com.atproto.sync.getBlob", { auth: "none", apps: false }, async (call) => {
   openFederation(call.ctx.config, call.site);
-  const { account } = await activeRepoOf(call.ctx.sql, str(call.params, "did"));
-  const cid = str(call.params, "cid");
+  const { account } = await activeRepoOf(call.ctx.sql, didParam(call.params, "did"));
+  const cid = cidParam(call.params, "cid");
   const blob = await blobOf(call.ctx.sql, account.person_id, cid);
   const stored = blob ? await call.ctx.storage.get(BUCKET, blobKey(account.person_id, cid)) : null;
   if (!blob || !stored) throw notFound("BlobNotFound", "Blob not found");

@@ -2,17 +2,17 @@
 import { activeRepoOf, carResponse, recordProofCar } from "../../../../federation/sync.ts";
 import { openFederation } from "../../../../federation/settings.ts";
 import { method } from "../../../../xrpc/method.ts";
-import { str } from "../../../../xrpc/params.ts";
+import { didParam, nsidParam, recordKeyParam } from "../../../../xrpc/formats.ts";
 
 export default method("com.atproto.sync.getRecord", { auth: "none", apps: false }, async (call) => {
   openFederation(call.ctx.config, call.site);
-  const { account, head } = await activeRepoOf(call.ctx.sql, str(call.params, "did"));
+  const { account, head } = await activeRepoOf(call.ctx.sql, didParam(call.params, "did"));
   const car = await recordProofCar(
     call.ctx.sql,
     account.person_id,
     head,
-    str(call.params, "collection"),
-    str(call.params, "rkey"),
+    nsidParam(call.params, "collection"),
+    recordKeyParam(call.params, "rkey"),
   );
   return carResponse(car);
 });

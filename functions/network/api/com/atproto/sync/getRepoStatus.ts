@@ -2,11 +2,11 @@
 import { repoOf, standingOf } from "../../../../federation/sync.ts";
 import { openFederation } from "../../../../federation/settings.ts";
 import { method } from "../../../../xrpc/method.ts";
-import { str } from "../../../../xrpc/params.ts";
+import { didParam } from "../../../../xrpc/formats.ts";
 
 export default method("com.atproto.sync.getRepoStatus", { auth: "none", apps: false }, async (call) => {
   openFederation(call.ctx.config, call.site);
-  const { account, head } = await repoOf(call.ctx.sql, str(call.params, "did"));
+  const { account, head } = await repoOf(call.ctx.sql, didParam(call.params, "did"));
   const standing = standingOf(account);
   return { did: account.did, ...standing, ...(standing.active ? { rev: head.rev } : {}) };
 });

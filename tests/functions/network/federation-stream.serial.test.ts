@@ -1,0 +1,320 @@
+// Federation, continued, against real protocol parts on loopback (a did:plc directory from npm in memory,
+// the real client, @atproto/repo's verifiers): #sync where the protocol has it (joining, rejoining, a
+// reset, a new key) checked by a verifying consumer; a new signing key written to the directory; getBlob;
+// describeRepo's DID document; hostile sync parameters; the internal routes only at the function's own
+// address; and a subscriber that stops reading cut off with ConsumerTooSlow.
+import assert from "node:assert/strict";
+import { AtpAgent } from "@atproto/api";
+import { Database, PlcServer } from "@did-plc/server";
+import { readCarWithRoot, verifyRepoCar } from "@atproto/repo";
+import { decodeAll } from "@atproto/lex-cbor";
+import { cidForRawBytes } from "@atproto/lex-data";
+import { test } from "../../helpers/test.ts";
+import { consumer, type Frame, verifyCommitEvent, verifySyncEvent } from "../../helpers/firehose.ts";
+import { closeCode, openRawWebSocket } from "../../helpers/raw-websocket.ts";
+import { testSql } from "../../helpers/db.ts";
+import { newMember, type TestMember } from "../../helpers/network.ts";
+import { withSettings } from "../../helpers/site-settings.ts";
+import { createContext } from "../../../shared/context.ts";
+import { readConfig } from "../../../shared/config.ts";
+import { freePort } from "../../../shared/embedded.ts";
+import { mintPersonJwt } from "../../../shared/people.ts";
+import { serviceKey } from "../../../shared/service-key.ts";
+import { functionRootUrl, handToApp } from "../../../shared/http.ts";
+import { serveHost } from "../../../web/host.ts";
+import { emitRewrites } from "../../../web/rewrites.ts";
+import { createNetworkApp } from "../../../functions/network/app.ts";
+
+const sql = testSql();
+
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
+/** the firehose's per-socket bound in this test (NETWORK_FIREHOSE_BUFFER) */
+const BUFFER = 64 * 1024;
+
+test("federation stream: #sync, a new signing key at the directory, getBlob, describeRepo, hostile input, internal routes, a slow consumer", async (t) => {
+  const plcPort = freePort();
+  const plc = PlcServer.create({ db: Database.mock(), port: plcPort });
+  await plc.start();
+  const plcUrl = `http://localhost:${plcPort}`;
+  const port = freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const config = {
+    ...readConfig(new Map<string, string>()),
+    databaseUrl: Deno.env.get("DATABASE_URL"),
+    port,
+    publicUrl: baseUrl,
+    functionsUrl: baseUrl,
+    allowPrivateWebhookTargets: true,
+    trustedProxies: 1,
+    networkPlcUrl: plcUrl,
+    networkKeySecret: "a deployment secret for the stream tests",
+    networkFirehoseBufferBytes: BUFFER,
+  };
+  const ctx = createContext(config, { sql });
+  const controller = new AbortController();
+  const server = serveHost(ctx, { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} });
+  const key = await serviceKey(ctx);
+  const siteJwt = async (member: TestMember) =>
+    await mintPersonJwt(await ctx.secrets.get("jwt"), { id: member.id, email: `${member.username}@example.test`, role: "member" });
+  const post = (path: string, token?: string, body?: unknown) =>
+    fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json" },
+      body: JSON.stringify(body ?? {}),
+    });
+  const internal = (route: string, body?: unknown) => post(`/functions/v1/network/internal/${route}`, key, body);
+  const get = (nsid: string, params: Record<string, string>) => fetch(`${baseUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`);
+  const xrpcError = async (res: Response) => {
+    assert.match(res.headers.get("content-type") ?? "", /application\/json/);
+    return { status: res.status, error: (await res.json()).error };
+  };
+  const directoryKey = async (did: string) => (await (await fetch(`${plcUrl}/${did}/data`)).json()).verificationMethods.atproto;
+  const latest = async (did: string) => await (await get("com.atproto.sync.getLatestCommit", { did })).json();
+  const ofRepo = (did: string, kind: string) => (f: Frame) => f.header.t === kind && (f.body.did ?? f.body.repo) === did;
+
+  const mira = await newMember(sql, "strm");
+  const otto = await newMember(sql, "strm");
+  const stay = await newMember(sql, "strm");
+  try {
+    await withSettings((c) => {
+      c.network = { ...(c.network ?? {}), federation: "open", apps: true };
+    }, async () => {
+      const stream = consumer(baseUrl, 0);
+      /** a frame that arrived after the first `mark` frames and matches */
+      const after = (mark: number, match: (f: Frame) => boolean) => (f: Frame) => stream.frames.indexOf(f) >= mark && match(f);
+      let did = "";
+      let didKey = "";
+
+      await t.step("joining announces #identity, #account, the commits, then #sync naming the head", async () => {
+        const joined = await (await post("/network/join", await siteJwt(mira))).json();
+        did = joined.did;
+        didKey = await directoryKey(did);
+        const sync = await stream.until(ofRepo(did, "#sync"));
+        const kinds = stream.frames.filter((f) => (f.body.did ?? f.body.repo) === did).map((f) => f.header.t);
+        assert.equal(kinds.filter((k) => k === "#sync").length, 1);
+        assert.deepEqual(kinds.slice(0, 3), ["#identity", "#account", "#commit"]);
+        assert.equal(kinds.at(-1), "#sync", "the #sync comes after the commits it names");
+        const named = await verifySyncEvent(sync.body, didKey);
+        const head = await latest(did);
+        assert.deepEqual([named.commit, sync.body.rev], [head.cid, head.rev]);
+        for (const f of stream.frames.filter(ofRepo(did, "#commit"))) await verifyCommitEvent(f.body, didKey);
+        await (await post("/network/join", await siteJwt(otto))).body?.cancel();
+      });
+
+      await t.step("describeRepo's DID document is the one the directory holds, with the signing key", async () => {
+        const described = await (await get("com.atproto.repo.describeRepo", { repo: did })).json();
+        const held = await (await fetch(`${plcUrl}/${did}`)).json();
+        assert.deepEqual(described.didDoc, held);
+        assert.deepEqual(described.didDoc.verificationMethod.map((m: any) => [m.id, m.controller]), [["#atproto", did]]);
+        assert.equal(described.did, did);
+      });
+
+      const agent = new AtpAgent({ service: baseUrl });
+      await agent.login({ identifier: mira.handle, password: mira.password });
+      const blobCid = (await cidForRawBytes(PNG)).toString();
+
+      await t.step("getBlob: the bytes as their type; missing, another member's, not joined, bad and closed answers", async () => {
+        const uploaded = await agent.uploadBlob(PNG, { encoding: "image/png" });
+        assert.equal(uploaded.data.blob.ref.toString(), blobCid);
+        const found = await get("com.atproto.sync.getBlob", { did, cid: blobCid });
+        assert.equal(found.status, 200);
+        assert.equal(found.headers.get("content-type"), "image/png");
+        assert.deepEqual(new Uint8Array(await found.arrayBuffer()), PNG);
+        const absent = (await cidForRawBytes(new Uint8Array([1, 2, 3]))).toString();
+        assert.deepEqual(await xrpcError(await get("com.atproto.sync.getBlob", { did, cid: absent })), { status: 400, error: "BlobNotFound" });
+        const ottoDid = (await sql<{ did: string }[]>`select did from public.network_accounts where person_id = ${otto.id}`)[0].did;
+        assert.deepEqual(await xrpcError(await get("com.atproto.sync.getBlob", { did: ottoDid, cid: blobCid })), { status: 400, error: "BlobNotFound" });
+        // a member who has not joined has no public repository, whatever they uploaded
+        assert.deepEqual(await xrpcError(await get("com.atproto.sync.getBlob", { did: stay.did, cid: blobCid })), { status: 400, error: "RepoNotFound" });
+        assert.deepEqual(await xrpcError(await get("com.atproto.sync.getBlob", { did, cid: "not-a-cid" })), { status: 400, error: "InvalidRequest" });
+        await withSettings((c) => (c.network = { ...(c.network ?? {}), federation: "closed" }), async () => {
+          assert.deepEqual(await xrpcError(await get("com.atproto.sync.getBlob", { did, cid: blobCid })), { status: 501, error: "MethodNotImplemented" });
+        });
+      });
+
+      await t.step("getBlob of a suspended member is RepoTakendown, of one who left RepoDeactivated; rejoining sends #sync", async () => {
+        await sql`update public.profiles set suspended_at = now() where id = ${mira.id}`;
+        try {
+          assert.deepEqual(await xrpcError(await get("com.atproto.sync.getBlob", { did, cid: blobCid })), { status: 400, error: "RepoTakendown" });
+        } finally {
+          await sql`update public.profiles set suspended_at = null where id = ${mira.id}`;
+        }
+        await (await post("/network/leave", await siteJwt(mira))).body?.cancel();
+        assert.deepEqual(await xrpcError(await get("com.atproto.sync.getBlob", { did, cid: blobCid })), { status: 400, error: "RepoDeactivated" });
+        const mark = stream.frames.length;
+        await (await post("/network/join", await siteJwt(mira))).body?.cancel();
+        const active = await stream.until(after(mark, (f) => ofRepo(did, "#account")(f) && f.body.active === true));
+        const sync = await stream.until(after(mark, ofRepo(did, "#sync")));
+        assert.ok(stream.frames.indexOf(sync) > stream.frames.indexOf(active));
+        assert.equal((await verifySyncEvent(sync.body, didKey)).commit, (await latest(did)).cid);
+        assert.equal((await get("com.atproto.sync.getBlob", { did, cid: blobCid })).status, 200);
+        // the suspension ended the member's sessions: the app signs in again
+        await agent.login({ identifier: mira.handle, password: mira.password });
+      });
+
+      await t.step("a reset rebuilds the repository from the tables in one commit, announced by #sync alone", async () => {
+        await agent.post({ text: "before the reset", createdAt: new Date().toISOString() });
+        const before = await verifyRepoCar(new Uint8Array(await (await get("com.atproto.sync.getRepo", { did })).arrayBuffer()), did, didKey);
+        const seen = stream.frames.length;
+        const reset = await (await internal("project", { did, reset: true })).json();
+        const sync = await stream.until((f) => ofRepo(did, "#sync")(f) && f.body.rev === reset.rev);
+        assert.equal((await verifySyncEvent(sync.body, didKey)).commit, reset.cid);
+        assert.ok(reset.rev > before.commit.rev, "the reset's rev follows the old head's");
+        await new Promise((r) => setTimeout(r, 200));
+        assert.deepEqual(stream.frames.slice(seen).filter((f) => (f.body.did ?? f.body.repo) === did).map((f) => f.header.t), ["#sync"]);
+        const after = await verifyRepoCar(new Uint8Array(await (await get("com.atproto.sync.getRepo", { did })).arrayBuffer()), did, didKey);
+        const paths = (r: typeof after) => r.creates.map((c) => `${c.collection}/${c.rkey}=${c.cid}`).sort();
+        assert.deepEqual(paths(after), paths(before));
+        assert.equal((await latest(did)).cid, reset.cid);
+      });
+
+      await t.step("a new signing key goes to the directory; the head is signed again with it and new commits verify with it", async () => {
+        const mark = stream.frames.length;
+        const docBefore = (await (await get("com.atproto.repo.describeRepo", { repo: did })).json()).didDoc;
+        const res = await internal("rotate-key", { did });
+        assert.equal(res.status, 200);
+        const rotated = await res.json();
+        const named = await directoryKey(did);
+        assert.equal(named, rotated.signingKey);
+        assert.notEqual(named, didKey);
+        // the directory's document names it (what a relay resolves), and so does describeRepo
+        const described = await (await get("com.atproto.repo.describeRepo", { repo: did })).json();
+        assert.deepEqual(described.didDoc, await (await fetch(`${plcUrl}/${did}`)).json());
+        assert.notDeepEqual(described.didDoc.verificationMethod, docBefore.verificationMethod);
+        const identity = await stream.until(after(mark, ofRepo(did, "#identity")));
+        assert.equal(identity.body.handle, mira.handle);
+        const head = await latest(did);
+        const sync = await stream.until((f) => ofRepo(did, "#sync")(f) && f.body.rev === head.rev);
+        assert.equal((await verifySyncEvent(sync.body, named)).commit, head.cid);
+        await assert.rejects(verifySyncEvent(sync.body, didKey), /signature/);
+        const created = await agent.post({ text: "signed with the new key", createdAt: new Date().toISOString() });
+        const frame = await stream.until((f) => ofRepo(did, "#commit")(f) && f.body.ops.some((o: any) => o.cid?.toString() === created.cid));
+        await verifyCommitEvent(frame.body, named);
+        await assert.rejects(verifyCommitEvent(frame.body, didKey), /signature/);
+        await verifyRepoCar(new Uint8Array(await (await get("com.atproto.sync.getRepo", { did })).arrayBuffer()), did, named);
+        // the new key is the rotation key too: a later directory operation (a new handle) is accepted
+        const renamed = `${mira.username.slice(0, 24)}r`;
+        await sql`update public.profiles set username = ${renamed} where id = ${mira.id}`;
+        try {
+          assert.equal((await internal("project")).status, 200);
+          assert.deepEqual((await (await fetch(`${plcUrl}/${did}/data`)).json()).alsoKnownAs, [`at://${renamed}.demo.sitewire.dev`]);
+        } finally {
+          await sql`update public.profiles set username = ${mira.username} where id = ${mira.id}`;
+          await (await internal("project")).body?.cancel();
+        }
+        didKey = named;
+        // the operator's route refuses a DID that is not a joined member's, and anybody without the key
+        assert.deepEqual(await xrpcError(await internal("rotate-key", { did: stay.did })), { status: 400, error: "RepoNotFound" });
+        assert.deepEqual(await xrpcError(await internal("rotate-key", { did: "not a did" })), { status: 400, error: "InvalidRequest" });
+        assert.equal((await post("/functions/v1/network/internal/rotate-key", await siteJwt(mira), { did })).status, 401);
+      });
+
+      await t.step("hostile parameters on the sync routes answer the XRPC error envelope, never a 5xx", async () => {
+        const cases: [string, Record<string, string>][] = [
+          ["com.atproto.sync.getLatestCommit", { did: "did:plc:\u0000" }],
+          ["com.atproto.sync.getLatestCommit", { did: "not-a-did" }],
+          ["com.atproto.sync.getLatestCommit", { did: `did:plc:${"a".repeat(5000)}` }],
+          ["com.atproto.sync.getLatestCommit", {}],
+          ["com.atproto.sync.getRepoStatus", { did: "did:web:\uD800" }],
+          ["com.atproto.sync.getRepo", { did, since: "\u0000" }],
+          ["com.atproto.sync.getRepo", { did, since: "not-a-tid" }],
+          ["com.atproto.sync.getRecord", { did, collection: "app.bsky.feed.post", rkey: "../../x" }],
+          ["com.atproto.sync.getRecord", { did, collection: "not an nsid", rkey: "3l000000000aa" }],
+          ["com.atproto.sync.getRecord", { did, collection: "app.bsky.feed.post\u0000", rkey: "self" }],
+          ["com.atproto.sync.getBlob", { did, cid: "bafy\u0000" }],
+          ["com.atproto.sync.getBlob", { did, cid: "b".repeat(10_000) }],
+          ["com.atproto.sync.getBlob", { did: "did:plc:%00", cid: blobCid }],
+          ["com.atproto.sync.listRepos", { cursor: "\u0000" }],
+          ["com.atproto.sync.listRepos", { cursor: "did:plc:zz", limit: "-1" }],
+          ["com.atproto.sync.listRepos", { limit: "1e3" }],
+        ];
+        for (const [nsid, params] of cases) {
+          const res = await get(nsid, params);
+          assert.ok(res.status >= 400 && res.status < 500, `${nsid} ${JSON.stringify(params)} answered ${res.status}`);
+          const body = await res.json();
+          assert.equal(typeof body.error, "string");
+          assert.equal(typeof body.message, "string");
+        }
+        // a cursor that is no number, or a negative one, on the stream
+        for (const cursor of ["-1", "abc", "1e3", "99999999999999999999"]) {
+          const res = await fetch(`${baseUrl}/xrpc/com.atproto.sync.subscribeRepos?cursor=${cursor}`, { headers: { upgrade: "websocket", connection: "upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } });
+          assert.equal(res.status, 400, `cursor ${cursor}`);
+          assert.equal((await res.json()).error, "InvalidRequest");
+        }
+      });
+
+      await t.step("the internal routes answer only at the function's own address, as the deployment and the database call them", async () => {
+        for (const path of ["/internal/project", "/network/internal/project", "/xrpc/../internal/project", "/network/blob/../internal/crawl"]) {
+          const res = await post(path, key);
+          assert.equal(res.status, 404, `${path} is no public path`);
+          await res.body?.cancel();
+        }
+        assert.ok(!emitRewrites("https://fn.example").some((r) => r.source.includes("internal") || r.destination.includes("/internal")));
+        // the deployed function is asked at /network/... (its name first) and hands the rest to the app,
+        // exactly as functions/network/index.ts does
+        const app = createNetworkApp(ctx);
+        const deployed = (path: string, token?: string) => {
+          const request = new Request(`https://fn.example${path}`, { method: "GET", headers: token ? { authorization: `Bearer ${token}` } : {} });
+          return handToApp(app.fetch, request, functionRootUrl("network", request.url), {});
+        };
+        assert.equal((await deployed("/network/internal/firehose", key)).status, 200);
+        assert.equal((await deployed("/network/internal/firehose")).status, 401);
+        assert.equal((await deployed("/functions/v1/network/internal/firehose", key)).status, 200);
+      });
+
+      await t.step("a subscriber that stops reading is cut off with ConsumerTooSlow; the others keep up", async () => {
+        const seqAtStart = (await (await fetch(`${baseUrl}/functions/v1/network/internal/firehose`, { headers: { authorization: `Bearer ${key}` } })).json()).seq;
+        const slow = await openRawWebSocket(`${baseUrl.replace("http", "ws")}/xrpc/com.atproto.sync.subscribeRepos`);
+        const watching = async () =>
+          ((await (await fetch(`${baseUrl}/functions/v1/network/internal/firehose`, { headers: { authorization: `Bearer ${key}` } })).json())
+            .subscribers as { cursor: number | null; lastSeq: number }[]).filter((s) => s.cursor === null);
+        for (let i = 0; i < 50 && (await watching()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal((await watching()).length, 1, "the slow subscriber is on the stream");
+        // big commits (200 posts of 3,000 bytes each, about 0.6 MB an event) until the server gives up on it;
+        // the kernel's socket buffers take a few megabytes before anything waits in the server
+        // each post's own text (identical records would be one block: the repository is content-addressed)
+        const text = " 👩‍👩‍👧".repeat(145); // 158 graphemes, 2,768 bytes with the key: a valid post
+        let rounds = 0;
+        let sent = 0;
+        while ((await watching()).length > 0) {
+          assert.ok(rounds++ < 40, "the slow subscriber was never cut off");
+          await sql`
+            insert into public.community_posts (author_id, rkey, cid, record, text)
+            select ${mira.id}::uuid, r.rkey, 'bafy', jsonb_build_object('$type', 'app.bsky.feed.post', 'text', r.rkey || ${text}::text,
+                   'createdAt', '2030-01-01T00:00:00.000Z'), r.rkey || ${text}::text
+            from (select '3m' || lpad(to_hex(${rounds * 1000}::int + g), 11, 'a') as rkey from generate_series(1, 200) g) r`;
+          assert.equal((await internal("project")).status, 200);
+          sent += 200 * 3000;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const seqAtCut = (await (await fetch(`${baseUrl}/functions/v1/network/internal/firehose`, { headers: { authorization: `Bearer ${key}` } })).json()).seq;
+        // a healthy subscriber has every event; the slow one, read now, got fewer, then the error and the close
+        const last = await latest(did);
+        const healthy = await stream.until((f) => f.header.t === "#commit" && f.body.commit.toString() === last.cid, 60_000);
+        await verifyCommitEvent(healthy.body, didKey);
+        const { frames, bytes } = await slow.readAll();
+        const binary = frames.filter((f) => f.opcode === 2).map((f) => [...decodeAll(f.payload)] as [any, any]);
+        const error = binary.at(-1)!;
+        assert.deepEqual([error[0].op, error[1].error], [-1, "ConsumerTooSlow"]);
+        const close = frames.find((f) => f.opcode === 8)!;
+        assert.equal(closeCode(close), 1008);
+        const messages = binary.slice(0, -1);
+        assert.ok(messages.length < seqAtCut - seqAtStart, "the server stopped sending to it");
+        assert.deepEqual(messages.map(([, b]) => b.seq), messages.map(([, b]) => b.seq).sort((a, b) => a - b));
+        assert.ok(bytes < sent, `it was sent ${bytes} bytes of the ${sent} the stream carried`);
+        console.log(`  slow subscriber: ${rounds} rounds, ${messages.length} frames (${(bytes / 1e6).toFixed(1)} MB) before the cut`);
+        await sql`delete from public.community_posts where author_id = ${mira.id} and rkey like '3m%'`;
+        await (await internal("project")).body?.cancel();
+      });
+
+      await stream.close();
+    });
+  } finally {
+    controller.abort();
+    await server.finished;
+    await plc.destroy();
+  }
+});
