@@ -141,11 +141,20 @@ await runCli(async () => {
   const ctx = createContext({ ...readConfig(new Map()), databaseUrl: url, port, publicUrl: baseUrl, functionsUrl: baseUrl }, { sql });
   const controller = new AbortController();
   const server = serveHost(ctx, { port, signal: controller.signal, onListen: () => {} });
+  // a second host that keeps no answers (ANSWER_CACHE_MB=0): what building a delivery answer costs, which
+  // the list and GraphQL figures compare; the first host serves repeated reads as production does
+  const builtPort = freePort();
+  const builtServer = serveHost({ ...ctx, config: { ...ctx.config, answerCacheBytes: 0 } }, {
+    port: builtPort,
+    signal: controller.signal,
+    onListen: () => {},
+  });
   const [{ slug, config }] = await sql<{ slug: string; config: { api?: { space?: string } } }[]>`select slug, config from public.site_settings`;
   const env = `${baseUrl}/api/content/spaces/${config?.api?.space ?? slug}/environments/master`;
-  const httpGet = async (path: string) => {
+  const builtEnv = env.replace(baseUrl, `http://localhost:${builtPort}`);
+  const httpGet = async (path: string, at = builtEnv) => {
     const headers = { authorization: `Bearer ${keys[turn++ % keys.length].key}` };
-    const res = await fetch(`${env}${path}`, { headers });
+    const res = await fetch(`${at}${path}`, { headers });
     if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
     return await res.arrayBuffer();
   };
@@ -178,10 +187,12 @@ await runCli(async () => {
       }
     });
     results.push({ name: "delivery entries (content_type, include=2, limit=100)", api_ms: apiList, floor_ms: floorList, ratio: apiList / floorList });
+    const keptList = await measure("api, kept answer", () => httpGet(`/entries?content_type=${type}&include=2&limit=100`, env));
+    results.push({ name: "delivery entries (content_type, include=2, limit=100), kept answer", api_ms: keptList, floor_ms: floorList, ratio: keptList / floorList });
 
     // ---- GraphQL: the same page and the same two levels of links, as a ratio to the REST read above ----
     const models = new Map((await loadModels(sql)).map((m) => [m.id, m]));
-    const graphqlAddress = `${baseUrl}/api/content/content/v1/spaces/${config?.api?.space ?? slug}/environments/master`;
+    const graphqlAddress = `http://localhost:${builtPort}/api/content/content/v1/spaces/${config?.api?.space ?? slug}/environments/master`;
     const query = `{ ${typeNameOf(type).charAt(0).toLowerCase()}${typeNameOf(type).slice(1)}Collection(limit: 100) { items { ${
       graphqlSelection(models, type, 2)
     } } } }`;
@@ -206,12 +217,14 @@ await runCli(async () => {
 
     const [{ id }] = await sql<{ id: string }[]>`select id from public.content_entries where stage = 'published' and model_id = ${type} order by id limit 1`;
     console.log(`bench: GET entries/${id}`);
-    const apiOne = await measure("api", () => httpGet(`/entries/${id}`));
+    const apiOne = await measure("api", () => httpGet(`/entries/${id}`, env));
     const floorOne = await measure("sql floor", async () => {
       await sql`select id, model_id, access, fields, revision, created_at, updated_at from public.content_entries
         where stage = 'published' and id = ${id}`;
     });
+    const builtOne = await measure("api, answer built", () => httpGet(`/entries/${id}`));
     results.push({ name: "delivery entries/<id>", api_ms: apiOne, floor_ms: floorOne, ratio: apiOne / floorOne });
+    results.push({ name: "delivery entries/<id>, answer built (cache off)", api_ms: builtOne, floor_ms: floorOne, ratio: builtOne / floorOne });
 
     const [image] = await sql<{ id: string; content_hash: string; file_name: string }[]>`
       select id, content_hash, file_name from public.content_assets where content_type = 'image/jpeg' order by size desc limit 1`;
@@ -280,6 +293,7 @@ await runCli(async () => {
   console.log(JSON.stringify(report, null, 2));
   controller.abort();
   await server.finished;
+  await builtServer.finished;
   await sql.end();
   await dropDatabase?.();
   await embedded?.stop();

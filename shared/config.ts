@@ -52,6 +52,11 @@ export interface RuntimeConfig {
    */
   networkFirehoseBufferBytes: number;
   /**
+   * How many bytes of hot read answers each function keeps in memory (ANSWER_CACHE_MB, default 32;
+   * 0 switches the keeping off): shared/answer-cache.ts.
+   */
+  answerCacheBytes: number;
+  /**
    * What every API's rate-limit windows are multiplied by (RATE_LIMIT_SCALE, default 1): the bench sets
    * it so a load generator measures the code rather than the 429s. Set only where it is meant; the
    * headers then state the scaled limits, which are the ones enforced.
@@ -83,6 +88,8 @@ export function readConfig(
   if (!Number.isInteger(firehoseBuffer) || firehoseBuffer < 1024) {
     throw new ConfigError(`NETWORK_FIREHOSE_BUFFER must be a number of bytes (at least 1024)`);
   }
+  const cacheMb = Number(env.get("ANSWER_CACHE_MB")?.trim() || 32);
+  if (!Number.isFinite(cacheMb) || cacheMb < 0) throw new ConfigError(`ANSWER_CACHE_MB must be a number of megabytes`);
   const scaleText = env.get("RATE_LIMIT_SCALE")?.trim();
   const rateLimitScale = scaleText ? Number(scaleText) : 1;
   if (!Number.isFinite(rateLimitScale) || rateLimitScale <= 0 || rateLimitScale > 1_000_000) {
@@ -111,6 +118,7 @@ export function readConfig(
     networkKeySecret: env.get("NETWORK_KEY_SECRET") || env.get("JWT_SECRET") || env.get("SUPABASE_JWT_SECRET") ||
       undefined,
     networkFirehoseBufferBytes: firehoseBuffer,
+    answerCacheBytes: Math.round(cacheMb * 1024 * 1024),
     rateLimitScale,
   };
 }

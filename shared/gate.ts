@@ -1,5 +1,7 @@
 // The admission of one API request in a single database round trip: the key (looked up by hash, its
-// last_used_at touched at most once a minute), the site settings, and the rate-limit counters.
+// last_used_at touched at most once a minute), the rate-limit counters, the answer versions (what a
+// cached answer must have been built at, migrations/20261126001550_answer_versions.sql) and the site
+// settings, these only when their version moved since this process last read them.
 import type { Db } from "./db.ts";
 import { bearerToken } from "./http.ts";
 import { hashKey, type KeyKind } from "./keys.ts";
@@ -26,6 +28,32 @@ export interface Admission {
   windows: WindowCount[];
   /** the first window over its limit, if any */
   exceeded?: WindowCount;
+  /**
+   * Each answer scope's version as this request's snapshot saw it: every change committed before the
+   * request began is counted in it, so an answer built at this version (or later) is fresh.
+   */
+  versions: Record<string, number>;
+}
+
+/**
+ * The site settings last read through each pool, with the `site` version they were read at: the
+ * admission statement sends them again only once that version moved (a trigger bumps it on any change).
+ */
+const knownSites = new WeakMap<Db, { version: number; site: SiteSettings }>();
+
+/** The minute this process last asked rate_limit_hit to try its sweep. */
+let sweptMinute = -1;
+
+interface AdmissionRow {
+  id: string | null;
+  name: string | null;
+  kind: KeyKind | null;
+  gated: boolean | null;
+  revoked: boolean | null;
+  versions: Record<string, number> | null;
+  site: SiteSettings | null;
+  /** [window seconds, hits, window start in ms] each (JSON: parsed without the pool's type catalogue) */
+  windows: [number, number, number][] | null;
 }
 
 export async function admit(
@@ -54,37 +82,62 @@ export async function admit(
   const bucket = input.unknownTokensBy === "address" && hash
     ? db`(case when exists (select 1 from k) then ${tokenBucket} else ${addressBucket} end)`
     : db`${tokenBucket}`;
-  const seconds = input.windows.map((w) => w.seconds);
-  const [row] = await db`
+  // sent as an array literal in text: a JS array needs the pool to have read Postgres's array types
+  // first, which a fresh pool's first statements can race (postgres.js then sends "3600,1")
+  const seconds = `{${input.windows.map((w) => Math.trunc(w.seconds)).join(",")}}`;
+  // rate_limit_hit also tries the minute's sweep: a process asks it to once a minute, and counts with a
+  // plain upsert otherwise (the sweep's own row would be one more write on every request)
+  const minute = Math.floor(input.now.getTime() / 60_000);
+  const sweep = minute !== sweptMinute;
+  sweptMinute = minute;
+  const counted = sweep
+    ? db`select * from public.rate_limit_hit(${bucket}::text, ${seconds}::int[], ${input.now})`
+    : db`insert into public.rate_limit_counters as c (bucket, window_start, window_seconds, hits)
+         select ${bucket}::text, to_timestamp(floor(extract(epoch from ${input.now}::timestamptz) / w) * w), w, 1
+         from unnest(${seconds}::int[]) as w
+         on conflict (bucket, window_seconds, window_start) do update set hits = c.hits + 1
+         returning c.window_seconds, c.hits, c.window_start`;
+  const known = knownSites.get(db);
+  // plain columns where it can (this statement runs for every request of every API); the windows as JSON
+  const [row] = await db<AdmissionRow[]>`
     with k as (
-      select id, name, kind, gated, revoked_at is not null as revoked from public.api_keys where hash = ${hash}
+      select id, name, kind, gated, revoked_at is not null as revoked, last_used_at
+      from public.api_keys where hash = ${hash}
     ), touched as (
       update public.api_keys set last_used_at = ${input.now}
-      where hash = ${hash} and revoked_at is null
-        and (last_used_at is null or last_used_at < ${input.now}::timestamptz - interval '60 seconds')
-      returning id
-    ), counted as (
-      select * from public.rate_limit_hit(${bucket}::text, ${seconds}::int[], ${input.now})
+      where id = (select id from k where not revoked
+                    and (last_used_at is null or last_used_at < ${input.now}::timestamptz - interval '60 seconds'))
+    ), counted as (${counted}), v as (
+      select json_object_agg(scope, version) as versions, max(version) filter (where scope = 'site') as site
+      from public.answer_versions
     )
-    select (select row_to_json(k) from k) as key,
+    select k.id, k.name, k.kind, k.gated, k.revoked,
+           (select versions from v) as versions,
            (select row_to_json(s) from (
-              select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s) as site,
-           (select json_agg(counted) from counted) as hits,
-           (select count(*) from touched) as touched`;
-  const hits = (row.hits ?? []) as { window_seconds: number; hits: number; window_start: string }[];
+              select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s
+            where (select site from v) is distinct from ${known?.version ?? null}::bigint) as site,
+           (select json_agg(json_build_array(window_seconds, hits, extract(epoch from window_start) * 1000))
+            from counted) as windows
+    from (select) one left join k on true`;
+  const versions = (row.versions ?? {}) as Record<string, number>;
+  let site = row.site;
+  if (site) knownSites.set(db, { version: versions.site, site });
+  else if (known && known.version === versions.site) site = known.site;
   const windows = limits.map((w) => {
-    const h = hits.find((x) => x.window_seconds === w.seconds);
-    const count = h?.hits ?? 0;
-    const start = h ? new Date(h.window_start).getTime() : input.now.getTime();
+    const counted = row.windows?.find(([seconds]) => seconds === w.seconds);
+    const count = counted?.[1] ?? 0;
+    const start = counted ? Number(counted[2]) : input.now.getTime();
     const resetIn = Math.max(1, Math.ceil((start + w.seconds * 1000 - input.now.getTime()) / 1000));
     return { ...w, hits: count, remaining: Math.max(0, w.limit - count), resetIn };
   });
+  const key = row.id ? { id: row.id, name: row.name!, kind: row.kind!, gated: row.gated!, revoked: row.revoked! } : null;
   return {
-    key: (row.key as Admission["key"]) ?? null,
-    unknownKey: Boolean(input.token) && !row.key,
-    site: (row.site as SiteSettings) ?? null,
+    key,
+    unknownKey: Boolean(input.token) && !key,
+    site,
     windows,
     exceeded: windows.find((w) => w.hits > w.limit),
+    versions,
   };
 }
 

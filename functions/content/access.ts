@@ -1,6 +1,7 @@
 // Admission for the content API: key, site, module switch, rate limits (36 000 an hour, 78 a second per
 // key), and which stage and gating the caller reads. Sets the rate-limit headers on every answer.
 import type { MiddlewareHandler } from "hono";
+import type { KeptAnswer } from "../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../shared/context.ts";
 import { admit, ietfRateLimitFields, presentedToken, type WindowCount } from "../../shared/gate.ts";
 import { clientAddress } from "../../shared/http.ts";
@@ -22,10 +23,15 @@ export interface Access {
   keyId?: string;
   /** the caller asked for management shapes (management media type) */
   management: boolean;
+  /**
+   * The version of what this caller's stage serves, as the request's admission saw it (the answer
+   * cache); absent where no admission ran (an app called in-process without it keeps no answers)
+   */
+  answerVersion?: number;
 }
 
 export type ContentEnv = {
-  Variables: { requestId: string; site: SiteSettings; access: Access };
+  Variables: { requestId: string; site: SiteSettings; access: Access; answer?: KeptAnswer };
 };
 
 function rateHeaders(windows: WindowCount[], exceeded?: WindowCount): Record<string, string> {
@@ -83,7 +89,7 @@ export function contentAccess(ctx: FunctionContext): MiddlewareHandler<ContentEn
       throw fail("AccessDenied", `A ${key.kind} key cannot read the content API.`);
     }
     c.set("site", site);
-    c.set("access", access);
+    c.set("access", { ...access, answerVersion: admission.versions[`content:${access.stage}`] ?? 0 });
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };

@@ -19,6 +19,7 @@
 //
 // Paths are relative to the function root: the host maps /api/content/* and /functions/v1/content/* here.
 import { Hono, type MiddlewareHandler } from "hono";
+import { answerCache } from "../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../shared/context.ts";
 import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { unstorableParameter, unstorablePathSegment } from "../../shared/input-text.ts";
@@ -146,7 +147,7 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
     space.route("/environments/:environment", routes);
     space.route("/", routes);
   }
-  const reads = deliveryRoutes(ctx);
+  const reads = deliveryRoutes(ctx, answerCache(ctx.sql, ctx.config.answerCacheBytes));
   space.route("/environments/:environment", reads);
   space.route("/", reads);
 

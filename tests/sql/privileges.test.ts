@@ -80,6 +80,7 @@ const ACCESS_BY_TABLE: Record<string, Access> = {
   api_keys: { anon: "-", authenticated: "INSERT,SELECT,UPDATE / INSERT,SELECT,UPDATE" },
   profiles: { anon: "-", authenticated: "DELETE,INSERT,SELECT,UPDATE / ALL,SELECT" },
   rate_limit_counters: NONE,
+  answer_versions: NONE,
   webhook_outbox: { anon: "-", authenticated: "SELECT / SELECT" },
   // content
   content_models: { anon: "SELECT / SELECT", authenticated: "SELECT / SELECT" },

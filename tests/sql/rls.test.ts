@@ -4,7 +4,7 @@ import { test } from "../helpers/test.ts";
 import type { Tx } from "../../shared/db.ts";
 import { as, ids, makePeople, refused, rolledBack } from "./support.ts";
 
-const STAFF_ONLY_TABLES = ["site_secrets", "storage_objects", "rate_limit_counters"];
+const STAFF_ONLY_TABLES = ["site_secrets", "storage_objects", "rate_limit_counters", "answer_versions"];
 
 async function insertKey(tx: Tx, createdBy: string): Promise<string> {
   const [{ id }] = await tx<{ id: string }[]>`

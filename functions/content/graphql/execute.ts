@@ -4,7 +4,6 @@
 // GraphQL errors at their paths.
 import {
   type DocumentNode,
-  execute,
   type ExecutionResult,
   getOperationAST,
   getVariableValues,
@@ -12,6 +11,7 @@ import {
   type GraphQLSchema,
   validate,
 } from "graphql";
+import { compiledRun } from "../../../shared/graphql-compiled.ts";
 import { jsonPathText, jsonProblem } from "../../../shared/input-text.ts";
 import { parseBounded, unstorableStringLiteral } from "../../../shared/graphql-input.ts";
 import type { Db } from "../../../shared/db.ts";
@@ -123,11 +123,9 @@ export async function runGraphql(
     shaped: new WeakMap(),
     withheld,
   };
-  return await execute({
-    schema,
-    document,
-    operationName: request.operationName,
-    variableValues: request.variables,
+  return await compiledRun(schema, document, request.operationName)(
+    undefined,
     contextValue,
-  });
+    request.variables ?? {},
+  );
 }

@@ -1,5 +1,6 @@
 // Delivery and Preview reads: space, environment, locales, content types, entries, assets.
-import { Hono, type Context } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { AnswerCache } from "../../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { localeChain } from "../../../shared/site.ts";
 import type { ContentEnv } from "../access.ts";
@@ -15,7 +16,7 @@ import {
 } from "../domain/entry-query.ts";
 import { shapeAsset, shapeContentType, shapeEntry, shapeLocale, type ShapeContext } from "../domain/shape.ts";
 import { modelsFor } from "../models.ts";
-import { sendJson } from "../respond.ts";
+import { sendAnswer, sendJson } from "../respond.ts";
 import { assetsByIds, entriesByIds, queryAssets, queryEntries } from "../store/entries.ts";
 
 export function spaceOf(c: Context<ContentEnv>): string {
@@ -44,9 +45,44 @@ function siteLocales(c: Context<ContentEnv>): string[] {
   return [first.code, ...locales.filter((l) => l !== first).map((l) => l.code)];
 }
 
+/**
+ * The request an answer is kept under: what the caller's key may read (stage, gated bodies; the
+ * version of the stage is the cache's own) and the address with its query (space, environment, locale
+ * and every other parameter), less a key presented in the query.
+ */
+function answerKey(c: Context<ContentEnv>): string {
+  const access = c.get("access");
+  const url = new URL(c.req.url);
+  if (url.searchParams.has("access_token")) url.searchParams.delete("access_token");
+  return `${access.gated ? "gated" : "open"} ${c.req.path}${url.search}`;
+}
+
+/**
+ * Delivery and Preview answers change only when content does: a GET is answered from the answers kept
+ * by an earlier identical request of the same version (shared/answer-cache.ts), else built and kept.
+ */
+function keptAnswers(answers: AnswerCache): MiddlewareHandler<ContentEnv> {
+  return async (c, next) => {
+    const access = c.get("access");
+    const version = access.answerVersion;
+    if (c.req.method !== "GET" || access.management || version === undefined) return await next();
+    const scope = `content:${access.stage}`;
+    const key = answerKey(c);
+    const kept = answers.get(scope, version, key);
+    if (kept) {
+      c.res = sendAnswer(c, kept);
+      return;
+    }
+    await next();
+    const built = c.get("answer");
+    if (built && c.res.status < 400) answers.put(scope, version, key, built);
+  };
+}
+
 /** Routes below /spaces/:space (with or without /environments/master), mounted by app.ts. */
-export function deliveryRoutes(ctx: FunctionContext) {
+export function deliveryRoutes(ctx: FunctionContext, answers: AnswerCache) {
   const app = new Hono<ContentEnv>({ strict: false });
+  app.use("*", keptAnswers(answers));
 
   app.get("/", (c) => {
     const site = c.get("site");

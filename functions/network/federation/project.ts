@@ -48,7 +48,7 @@ export interface Head {
  * their account: handle and standing). Runs inside the caller's transaction. Answers the head after the
  * last commit, or undefined when the member has not joined (or left) and nothing was projected.
  */
-export async function project(
+export function project(
   config: RuntimeConfig,
   tx: Tx,
   site: ProjectionSite,
@@ -56,21 +56,34 @@ export async function project(
   paths: string[] | undefined,
   now: Date,
 ): Promise<Head | undefined> {
-  const account = await accountOf(tx, personId);
+  return projectPaths(config, tx, site, personId, Promise.resolve(paths), now);
+}
+
+// Every API write of a joined member runs this inside its repository lock, so the reads that do not wait
+// on each other are sent together (one connection pipelines them, in order) rather than one round trip each.
+async function projectPaths(
+  config: RuntimeConfig,
+  tx: Tx,
+  site: ProjectionSite,
+  personId: string,
+  pathsToCome: Promise<string[] | undefined>,
+  now: Date,
+): Promise<Head | undefined> {
+  const [account, head, paths] = await Promise.all([accountOf(tx, personId), lockHead(tx, personId), pathsToCome]);
   if (!account || account.status !== "active") return undefined;
   const keypair = await openKey(config.networkKeySecret, account.signing_key);
-  const head = await lockHead(tx, personId);
   if (paths?.includes("")) await projectAccount(config, tx, site, account, keypair, now);
   const recordPaths = paths?.filter((p) => p !== "");
   const fresh = !head?.data_cid;
   const scope = fresh ? undefined : recordPaths;
-  const wanted = await tableRecords(tx, personId, scope);
-  if (fresh) await clearRepository(tx, personId);
-  const held = fresh
-    ? new Map<string, string>()
-    : scope
-    ? await recordCidsAt(tx, personId, scope)
-    : await allRecordPaths(tx, personId);
+  const [wanted, held] = await Promise.all([
+    tableRecords(tx, personId, scope),
+    fresh
+      ? clearRepository(tx, personId).then(() => new Map<string, string>())
+      : scope
+      ? recordCidsAt(tx, personId, scope)
+      : allRecordPaths(tx, personId),
+  ]);
   const writes: RecordWriteOp[] = [];
   for (const path of new Set([...(scope ?? wanted.keys()), ...(scope ? [] : held.keys())])) {
     const [name, rkey] = path.split("/");
@@ -97,9 +110,9 @@ export async function project(
   for (let i = 0; i < writes.length; i += OPS_PER_COMMIT) {
     const batch = writes.slice(i, i + OPS_PER_COMMIT);
     const repo = await Repo.load(storage, parseCid(last!.cid));
-    const before = await recordCidsAt(tx, personId, batch.map((w) => `${w.collection}/${w.rkey}`));
     const commit = await repo.formatCommit(batch, keypair);
-    last = await keep(tx, storage, account, commit, batch, prevData, now, before);
+    // `held` has every path a batch writes (each path once in all the batches): its cids are the ops' prev
+    last = await keep(tx, storage, account, commit, batch, prevData, now, held);
     prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
   }
   // a repository made from nothing is announced whole as well (what the reference server does on
@@ -182,8 +195,7 @@ export async function projectQueuedOf(
   personId: string,
   now: Date,
 ): Promise<Head | undefined> {
-  const paths = await takeQueuedOf(tx, personId);
-  return await project(config, tx, site, personId, paths, now);
+  return await projectPaths(config, tx, site, personId, takeQueuedOf(tx, personId), now);
 }
 
 function dataCidOf(commitBytes: Uint8Array): string {
@@ -200,20 +212,20 @@ async function keep(
   now: Date,
   before: Map<string, string> = new Map(),
 ): Promise<Head> {
-  await storage.applyCommit(commit);
   const ops = await Promise.all(writes.map(async (w) => {
     const path = `${w.collection}/${w.rkey}`;
     const cid = w.action === WriteOpAction.Delete ? null : (await cidForLex(w.record as never)).toString();
     return { action: w.action, path, cid, prev: before.get(path) ?? null };
   }));
-  await saveRecordIndex(tx, account.person_id, ops.map((op) => ({ path: op.path, cid: op.cid })));
   const dataCid = dataCidOf(commit.newBlocks.get(commit.cid)!);
-  await saveHead(tx, account.person_id, { rev: commit.rev, commit_cid: commit.cid.toString(), data_cid: dataCid }, now);
-  await appendEvent(tx, {
-    did: account.did,
-    kind: "commit",
-    body: await commitEventBody({ did: account.did, commit, ops, prevData, time: now }),
-  });
+  const body = await commitEventBody({ did: account.did, commit, ops, prevData, time: now });
+  // four writes that do not depend on each other, sent together (pipelined on the transaction's connection)
+  await Promise.all([
+    storage.applyCommit(commit),
+    saveRecordIndex(tx, account.person_id, ops.map((op) => ({ path: op.path, cid: op.cid }))),
+    saveHead(tx, account.person_id, { rev: commit.rev, commit_cid: commit.cid.toString(), data_cid: dataCid }, now),
+    appendEvent(tx, { did: account.did, kind: "commit", body }),
+  ]);
   return { cid: commit.cid.toString(), rev: commit.rev };
 }
 

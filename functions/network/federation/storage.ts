@@ -3,9 +3,34 @@
 import { BlockMap, type CommitData, ReadableBlockstore, type RepoStorage } from "@atproto/repo";
 import { type Cid, parseCid } from "@atproto/lex-data";
 import type { Db, Tx } from "../../../shared/db.ts";
-import { blocksByCid, deleteBlocks, putBlocks } from "../store/repo.ts";
+import { blocksByCid, putBlocks, replaceBlocks } from "../store/repo.ts";
+
+/**
+ * Blocks this process has read or written, shared by every repository and transaction: a block is named by
+ * the hash of its bytes, so a kept copy can never be stale, and a commit then reads none of the tree it
+ * walks from the database (those reads sat inside the repository lock, in every write). Bounded: the
+ * least recently used go first.
+ */
+const KEPT_BLOCKS = 20_000;
+const kept = new Map<string, Uint8Array>();
+
+function keptBlock(cid: string): Uint8Array | undefined {
+  const bytes = kept.get(cid);
+  if (bytes) {
+    kept.delete(cid);
+    kept.set(cid, bytes);
+  }
+  return bytes;
+}
+
+function keepBlock(cid: string, bytes: Uint8Array) {
+  kept.delete(cid);
+  kept.set(cid, bytes);
+  if (kept.size > KEPT_BLOCKS) kept.delete(kept.keys().next().value!);
+}
 
 export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
+  /** this storage's own view: what it read or wrote, less what a commit of its dropped */
   private readonly cache = new BlockMap();
 
   constructor(private readonly db: Db, private readonly personId: string) {
@@ -23,11 +48,20 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
 
   async getBlocks(cids: Cid[]): Promise<{ blocks: BlockMap; missing: Cid[] }> {
     const { blocks, missing } = this.cache.getMany(cids);
-    if (missing.length) {
-      for (const row of await blocksByCid(this.db, this.personId, missing.map(String))) {
+    const unread: Cid[] = [];
+    for (const cid of missing) {
+      const bytes = keptBlock(cid.toString());
+      if (bytes) {
+        this.cache.set(cid, bytes);
+        blocks.set(cid, bytes);
+      } else unread.push(cid);
+    }
+    if (unread.length) {
+      for (const row of await blocksByCid(this.db, this.personId, unread.map(String))) {
         const cid = parseCid(row.cid);
         const bytes = new Uint8Array(row.bytes);
         this.cache.set(cid, bytes);
+        keepBlock(row.cid, bytes);
         blocks.set(cid, bytes);
       }
     }
@@ -44,7 +78,16 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
 
   async putMany(blocks: BlockMap, rev: string): Promise<void> {
     this.cache.addMap(blocks);
-    await putBlocks(this.db as Tx, this.personId, rev, blocks.entries().map((e) => ({ cid: e.cid.toString(), bytes: e.bytes })));
+    await putBlocks(this.db as Tx, this.personId, rev, this.keep(blocks));
+  }
+
+  /** The blocks as rows, each kept for the process too (a rolled-back write leaves only true copies). */
+  private keep(blocks: BlockMap): { cid: string; bytes: Uint8Array }[] {
+    return blocks.entries().map((e) => {
+      const cid = e.cid.toString();
+      keepBlock(cid, e.bytes);
+      return { cid, bytes: e.bytes };
+    });
   }
 
   updateRoot(): Promise<void> {
@@ -53,9 +96,9 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
 
   /** Keeps a commit's new blocks and drops the ones it made unreachable. */
   async applyCommit(commit: CommitData): Promise<void> {
-    await this.putMany(commit.newBlocks, commit.rev);
+    this.cache.addMap(commit.newBlocks);
     const removed = commit.removedCids.toList().filter((cid) => !commit.newBlocks.has(cid));
     for (const cid of removed) this.cache.delete(cid);
-    await deleteBlocks(this.db as Tx, this.personId, removed.map(String));
+    await replaceBlocks(this.db as Tx, this.personId, commit.rev, this.keep(commit.newBlocks), removed.map(String));
   }
 }

@@ -4,8 +4,6 @@
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import {
   type DocumentNode,
-  execute,
-  type ExecutionResult,
   type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLFormattedError,
@@ -16,6 +14,7 @@ import {
 } from "graphql";
 import { StoreInputError } from "../domain/errors.ts";
 import { unstorablePath } from "../domain/input.ts";
+import { compiledRun } from "../../../shared/graphql-compiled.ts";
 import { DOCUMENT_LIMITS, parseBounded, unstorableStringLiteral } from "../../../shared/graphql-input.ts";
 import { limitErrors, measure } from "./limits.ts";
 import { resolvers } from "./resolvers.ts";
@@ -180,13 +179,11 @@ export async function run(
   request: GraphQLRequest,
   context: StoreContext,
 ): Promise<GraphQLResponse> {
-  const result = await execute({
-    schema: storefrontSchema(),
-    document,
-    variableValues: request.variables,
-    operationName: request.operationName,
-    contextValue: context,
-  }) as ExecutionResult;
+  const result = await compiledRun(storefrontSchema(), document, request.operationName)(
+    undefined,
+    context,
+    request.variables ?? {},
+  );
   const response: GraphQLResponse = {};
   if (result.errors?.length) response.errors = result.errors.map(formatError);
   if ("data" in result) response.data = result.data;

@@ -378,6 +378,13 @@ export const resolvers = {
   CartDiscountAllocation: { __resolveType: () => "CartCodeDiscountAllocation" },
   PricingValue: { __resolveType: (v: object) => ("amount" in v ? "MoneyV2" : "PricingPercentageValue") },
 
+  CollectionConnection: {
+    // the collections query leaves its count as a function, so the count's query runs only when asked;
+    // graphql-jit (graphql/execute.ts) does not call a function-valued property as graphql-js does
+    totalCount: (c: { totalCount: string | (() => Promise<string>) }) =>
+      typeof c.totalCount === "function" ? c.totalCount() : c.totalCount,
+  },
+
   Product: {
     id: (p: ProductParent) => gid("Product", p.product.handle),
     handle: (p: ProductParent) => p.product.handle,

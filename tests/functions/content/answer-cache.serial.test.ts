@@ -1,0 +1,189 @@
+// Kept delivery answers (shared/answer-cache.ts) across instances: two hosts over one database, each with
+// its own pool and its own memory, the way two deployed instances are. A publish through one is read at
+// once through the other, round after round, with the old answer kept on both just before; a kept answer
+// is really what is served while its version stands; every hit still counts against the key's limits.
+import assert from "node:assert/strict";
+import { test } from "../../helpers/test.ts";
+import { testDatabaseUrl } from "../../helpers/db.ts";
+import { connect } from "../../../shared/db.ts";
+import { createContext } from "../../../shared/context.ts";
+import { freePort } from "../../../shared/embedded.ts";
+import { revokeKey } from "../../../shared/keys.ts";
+import { createKey } from "../../../shared/keys.ts";
+import { serveHost } from "../../../web/host.ts";
+import { call, host, inCloudMode, makerKey, sql, unique } from "./management-support.ts";
+
+const ARTICLE = { "x-contentful-content-type": "article" };
+const version = (v: number) => ({ "x-contentful-version": String(v) });
+
+/** A second instance: its own pool and its own kept answers, over the same database. */
+function secondHost() {
+  const pool = connect(testDatabaseUrl(), { max: 4 });
+  const port = freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const ctx = createContext({ ...host.ctx.config, port, publicUrl: host.baseUrl, functionsUrl: baseUrl }, {
+    sql: pool,
+  });
+  const controller = new AbortController();
+  const server = serveHost(ctx, {
+    port,
+    hostname: "127.0.0.1",
+    signal: controller.signal,
+    onListen: () => {},
+  });
+  return {
+    env: `${baseUrl}/api/content/spaces/${host.space}/environments/master`,
+    async close() {
+      controller.abort();
+      await server.finished;
+      await pool.end();
+    },
+  };
+}
+
+const envA = `${host.baseUrl}/api/content/spaces/${host.space}/environments/master`;
+
+async function read(url: string, key: string) {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+test("a publish through one instance is read at once through another, round after round", async () => {
+  const b = secondHost();
+  const { key: management } = await makerKey();
+  // fresh delivery keys every few rounds: one key's reads would pass its 78-a-second limit
+  const readers = await Promise.all(Array.from({ length: 4 }, () => host.key("delivery")));
+  try {
+    await inCloudMode(async () => {
+      const made = await call("POST", `${envA}/entries`, management, {
+        fields: { title: { "en-US": unique("Kept") } },
+      }, ARTICLE);
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const id = made.body.sys.id as string;
+      let current = made.body;
+      let published = await call(
+        "PUT",
+        `${envA}/entries/${id}/published`,
+        management,
+        undefined,
+        version(current.sys.version),
+      );
+      assert.equal(published.status, 200, JSON.stringify(published.body));
+      current = published.body;
+      const list = (env: string) => `${env}/entries?content_type=article&sys.id=${id}&include=1`;
+      for (let round = 0; round < 12; round++) {
+        const reader = readers[round % readers.length];
+        const title = (current.fields.title as Record<string, string>)["en-US"];
+        // both instances keep the answer of the version before the change
+        for (const env of [envA, b.env]) {
+          for (let i = 0; i < 2; i++) {
+            const one = await read(`${env}/entries/${id}`, reader);
+            assert.equal(one.status, 200);
+            assert.equal(one.body.fields.title, title);
+            assert.equal((await read(list(env), reader)).body.items[0].fields.title, title);
+          }
+        }
+        // the change, published through A
+        const next = unique(`Round ${round}`);
+        const saved = await call("PUT", `${envA}/entries/${id}`, management, {
+          fields: { ...current.fields, title: { "en-US": next } },
+        }, version(current.sys.version));
+        assert.equal(saved.status, 200, JSON.stringify(saved.body));
+        published = await call(
+          "PUT",
+          `${envA}/entries/${id}/published`,
+          management,
+          undefined,
+          version(saved.body.sys.version),
+        );
+        assert.equal(published.status, 200, JSON.stringify(published.body));
+        current = published.body;
+        // and read at once, without waiting for anything, through B first, then A
+        for (const env of [b.env, envA]) {
+          assert.equal(
+            (await read(`${env}/entries/${id}`, reader)).body.fields.title,
+            next,
+            `round ${round}: one entry`,
+          );
+          assert.equal(
+            (await read(list(env), reader)).body.items[0].fields.title,
+            next,
+            `round ${round}: the list`,
+          );
+        }
+      }
+      // unpublished through A: gone from Delivery on B at once
+      assert.equal((await call("DELETE", `${envA}/entries/${id}/published`, management)).status, 200);
+      assert.equal((await read(`${b.env}/entries/${id}`, readers[0])).status, 404);
+      assert.equal((await read(list(b.env), readers[0])).body.items.length, 0);
+      assert.equal((await call("DELETE", `${envA}/entries/${id}`, management)).status, 204);
+    });
+  } finally {
+    await b.close();
+  }
+});
+
+test("a kept answer is what is served while its version stands, and every hit still counts and checks the key", async () => {
+  const { key, id: keyId } = await createKey(sql, { name: "kept answers", kind: "delivery" });
+  const [entry] = await sql<{ id: string; fields: Record<string, Record<string, unknown>> }[]>`
+    select id, fields from public.content_entries where stage = 'published' and model_id = 'article' order by id limit 1`;
+  const url = `${envA}/entries/${entry.id}?locale=en-US`;
+  const first = await read(url, key);
+  assert.equal(first.status, 200);
+  const title = first.body.fields.title;
+  const marked = `${title} (changed behind the versions' back)`;
+  // a change that bumps no version (triggers off for this one statement) is not seen while the
+  // answer is kept: the answer comes from memory, not from the database
+  await sql.begin(async (tx) => {
+    await tx`set local session_replication_role = replica`;
+    await tx`update public.content_entries
+      set fields = jsonb_set(fields, '{title,en-US}', to_jsonb(${marked}::text))
+      where stage = 'published' and id = ${entry.id}`;
+  });
+  try {
+    const second = await read(url, key);
+    assert.equal(second.body.fields.title, title, "the kept answer");
+    assert.equal(second.headers.get("etag"), first.headers.get("etag"));
+    // the rate windows counted both reads
+    const hour = (r: { headers: Headers }) => Number(r.headers.get("x-contentful-ratelimit-hour-remaining"));
+    assert.equal(hour(first) - hour(second), 1);
+    assert.equal(Number(second.headers.get("x-contentful-ratelimit-second-remaining")) <= 76, true);
+    // once the version moves, the next read builds the answer again
+    await sql`select public.bump_answer_versions(array['content:published'])`;
+    assert.equal((await read(url, key)).body.fields.title, marked);
+    // a conditional read of the kept answer is a 304
+    const etag = (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).headers.get("etag")!;
+    const conditional = await fetch(url, {
+      headers: { authorization: `Bearer ${key}`, "if-none-match": etag },
+    });
+    assert.equal(conditional.status, 304);
+    await conditional.body?.cancel();
+    // a revoked key is refused even though the answer is kept
+    await revokeKey(sql, keyId);
+    const refused = await read(url, key);
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.sys.id, "AccessTokenInvalid");
+  } finally {
+    await sql.begin(async (tx) => {
+      await tx`update public.content_entries set fields = ${
+        sql.json(entry.fields as never)
+      } where stage = 'published' and id = ${entry.id}`;
+    });
+  }
+});
+
+test("answers are kept apart by what the key may read: gated bodies never reach an open key", async () => {
+  const [entry] = await sql<{ id: string }[]>`
+    select id from public.content_entries where stage = 'published' and access <> 'guest' order by id limit 1`;
+  if (!entry) return; // the demo site gates no entry
+  const gated = await host.key("delivery", { gated: true });
+  const open = await host.key("delivery");
+  const url = `${envA}/entries/${entry.id}`;
+  const full = await read(url, gated);
+  const held = await read(url, open);
+  assert.equal(full.status, 200);
+  assert.equal(held.status, 200);
+  assert.notDeepEqual(held.body.fields, full.body.fields, "the open key's answer withholds the body");
+  assert.deepEqual((await read(url, gated)).body.fields, full.body.fields);
+  assert.deepEqual((await read(url, open)).body.fields, held.body.fields);
+});
