@@ -106,7 +106,7 @@ async function measureSide(side: Side): Promise<SideFigures> {
 
 // ---- this site's side ----
 
-async function siteMember(sql: Sql, baseUrl: string, name: string): Promise<AtpAgent> {
+export async function siteMember(sql: Sql, baseUrl: string, name: string): Promise<AtpAgent> {
   const username = `${name}${Date.now().toString(36)}`.slice(0, 30);
   const person = await ensurePerson(sql, `${username}@bench.invalid`);
   await sql`update public.profiles set username = ${username}, display_name = ${name} where id = ${person.id}`;

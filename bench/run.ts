@@ -19,13 +19,16 @@ import { benchStorefront } from "./storefront.ts";
 import { benchSupport } from "./support.ts";
 import { benchNetwork } from "./network.ts";
 import { benchFederation } from "./federation.ts";
+import { benchLoad } from "./load.ts";
+import { benchScale } from "./scale.ts";
+import { databaseFacts, machineFacts, memoryFacts } from "./machine.ts";
 import { ITERATIONS } from "./size.ts";
 import { benchImages } from "./images.ts";
 import { benchWebhooks } from "./webhooks.ts";
 import { benchPeers } from "./peers/mod.ts";
 
 // BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation,
-// support, images, webhooks, peers)
+// support, images, webhooks, peers, load, scale)
 const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).filter(Boolean);
 const wants = (part: string) => !ONLY?.length || ONLY.includes(part);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
@@ -250,14 +253,27 @@ await runCli(async () => {
   if (wants("support")) results.push(...await benchSupport(url));
   if (wants("images")) results.push(await benchImages(sql, ctx.storage, baseUrl));
   if (wants("webhooks")) results.push(await benchWebhooks(sql, url));
-  if (wants("peers")) results.push(...await benchPeers(sql, baseUrl)); // last: it adds articles and a catalog
+  if (wants("load")) results.push(...await benchLoad(sql, url, serverUrl ? "postgresql server" : "embedded pglite"));
+  if (wants("peers")) results.push(...await benchPeers(sql, baseUrl)); // it adds articles and a catalog
+  // last: it grows the space, a form and the bookings to their largest step
+  if (wants("scale")) results.push(...await benchScale(sql, url, serverUrl ? "postgresql server" : "embedded pglite", measure));
 
+  const database = serverUrl ? "postgresql server" : "embedded pglite";
+  // the process after the bench, its database still open (embedded, the database is in this process)
+  const memory = await memoryFacts();
+  console.log(`bench: resident size after the bench ${memory.rss_mb} MB, peak ${memory.rss_peak_mb} MB`);
+  results.push({
+    name: `memory (${database}): resident size of the bench process after the run and at its peak`,
+    database,
+    parts: ONLY?.length ? ONLY : "all",
+    ...memory,
+    ...(serverUrl ? {} : { goal_rss_mb: 300 }),
+  });
   // a partial run (BENCH_ONLY) replaces its own entries in the results file and keeps the others, whose
   // time and database stay those of the run that measured them; its own entries carry theirs
-  const database = serverUrl ? "postgresql server" : "embedded pglite";
   const previous = ONLY?.length
     ? await Deno.readTextFile(RESULTS).then(JSON.parse, () => undefined) as
-      | { generated_at: string; database: string; results: { name: string }[] }
+      | { generated_at: string; database: string; databases?: Record<string, unknown>; results: { name: string }[] }
       | undefined
     : undefined;
   const kept = (previous?.results ?? []).filter((old) => !results.some((r) => r.name === old.name));
@@ -269,6 +285,8 @@ await runCli(async () => {
     database: previous?.database ?? database,
     iterations: ITERATIONS,
     deno: Deno.version.deno,
+    machine: await machineFacts(),
+    databases: { ...previous?.databases, [database]: await databaseFacts(sql, database) },
     results: [...kept, ...stamped],
   };
   await Deno.writeTextFile(RESULTS, JSON.stringify(report, null, 2) + "\n");

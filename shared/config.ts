@@ -56,6 +56,12 @@ export interface RuntimeConfig {
    * 0 switches the keeping off): shared/answer-cache.ts.
    */
   answerCacheBytes: number;
+  /**
+   * What every API's rate-limit windows are multiplied by (RATE_LIMIT_SCALE, default 1): the bench sets
+   * it so a load generator measures the code rather than the 429s. Set only where it is meant; the
+   * headers then state the scaled limits, which are the ones enforced.
+   */
+  rateLimitScale: number;
 }
 
 export interface ReadOptions {
@@ -84,6 +90,11 @@ export function readConfig(
   }
   const cacheMb = Number(env.get("ANSWER_CACHE_MB")?.trim() || 32);
   if (!Number.isFinite(cacheMb) || cacheMb < 0) throw new ConfigError(`ANSWER_CACHE_MB must be a number of megabytes`);
+  const scaleText = env.get("RATE_LIMIT_SCALE")?.trim();
+  const rateLimitScale = scaleText ? Number(scaleText) : 1;
+  if (!Number.isFinite(rateLimitScale) || rateLimitScale <= 0 || rateLimitScale > 1_000_000) {
+    throw new ConfigError(`RATE_LIMIT_SCALE must be a number above 0 and at most 1000000 (default 1)`);
+  }
   return {
     databaseUrl: env.get("DATABASE_URL") ?? env.get("SUPABASE_DB_URL") ?? undefined,
     port,
@@ -108,6 +119,7 @@ export function readConfig(
       undefined,
     networkFirehoseBufferBytes: firehoseBuffer,
     answerCacheBytes: Math.round(cacheMb * 1024 * 1024),
+    rateLimitScale,
   };
 }
 

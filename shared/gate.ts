@@ -71,8 +71,11 @@ export async function admit(
      * the address's budget instead of each getting a fresh one).
      */
     unknownTokensBy?: "token" | "address";
+    /** the deployment's RATE_LIMIT_SCALE (config.rateLimitScale): every window's limit times this */
+    scale?: number;
   },
 ): Promise<Admission> {
+  const limits = scaledWindows(input.windows, input.scale ?? 1);
   const hash = input.token ? await hashKey(input.token) : null;
   const addressBucket = `${input.api}:ip:${input.clientAddress}`;
   const tokenBucket = hash ? `${input.api}:key:${hash.slice(0, 24)}` : addressBucket;
@@ -120,7 +123,7 @@ export async function admit(
   let site = row.site;
   if (site) knownSites.set(db, { version: versions.site, site });
   else if (known && known.version === versions.site) site = known.site;
-  const windows = input.windows.map((w) => {
+  const windows = limits.map((w) => {
     const counted = row.windows?.find(([seconds]) => seconds === w.seconds);
     const count = counted?.[1] ?? 0;
     const start = counted ? Number(counted[2]) : input.now.getTime();
@@ -136,6 +139,15 @@ export async function admit(
     exceeded: windows.find((w) => w.hits > w.limit),
     versions,
   };
+}
+
+/**
+ * The windows a deployment enforces: each limit times the configured scale, at least one request. The
+ * answers' headers are built from these, so they state what is enforced.
+ */
+export function scaledWindows(windows: RateWindow[], scale: number): RateWindow[] {
+  if (scale === 1) return windows;
+  return windows.map((w) => ({ seconds: w.seconds, limit: Math.max(1, Math.round(w.limit * scale)) }));
 }
 
 /**

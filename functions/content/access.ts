@@ -56,6 +56,7 @@ export function contentAccess(ctx: FunctionContext): MiddlewareHandler<ContentEn
       token,
       clientAddress: clientAddress(c),
       windows: CONTENT_RATE_LIMITS,
+      scale: ctx.config.rateLimitScale,
       now: ctx.clock.now(),
       // only keys are credentials here: a made-up token spends the caller's address budget
       unknownTokensBy: "address",

@@ -50,6 +50,7 @@ async function admitted(
     token,
     clientAddress: clientAddress(c),
     windows,
+    scale: ctx.config.rateLimitScale,
     now: ctx.clock.now(),
   });
   const headers = rateLimitHeaders(admission.windows, admission.exceeded);

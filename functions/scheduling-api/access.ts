@@ -79,6 +79,7 @@ export function schedulingAccess(
       token,
       clientAddress: clientAddress(c),
       windows: SCHEDULING_RATE_LIMITS,
+      scale: ctx.config.rateLimitScale,
       now: ctx.clock.now(),
     });
     const headers = rateLimitHeaders(admission.windows, admission.exceeded);

@@ -45,6 +45,7 @@ export function storeAccess(ctx: FunctionContext, options: { keyed: boolean }): 
       token,
       clientAddress: address,
       windows: options.keyed ? STORE_RATE_LIMITS : PUBLIC_RATE_LIMITS,
+      scale: ctx.config.rateLimitScale,
       now: ctx.clock.now(),
     });
     // the headers go on every answer, refusals too

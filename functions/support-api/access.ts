@@ -49,6 +49,7 @@ async function admitted(
     token,
     clientAddress: clientAddress(c),
     windows: SUPPORT_RATE_LIMITS,
+    scale: ctx.config.rateLimitScale,
     now: ctx.clock.now(),
     unknownTokensBy: "address",
   });

@@ -189,6 +189,21 @@ test("deno task bench runs end to end in its quick mode and writes its results w
     const federation = report.results.find((r: { name: string }) => r.name.startsWith("federation"));
     assert.equal(federation.frames_delivered, federation.commits * federation.subscribers);
     assert.ok(names.some((name: string) => name.startsWith("support: ")), "the desk part");
+    // the concurrency phase: every path loaded, its figures from real answers
+    const load = report.results.filter((r: { name: string }) => r.name.startsWith("load (embedded pglite): "));
+    assert.ok(load.length >= 12, `every hot path under load: ${load.map((r: { name: string }) => r.name)}`);
+    for (const result of load.filter((r: { levels?: unknown }) => r.levels)) {
+      assert.ok(result.levels.length >= 1, result.name);
+      for (const level of result.levels) {
+        assert.ok(level.requests > 0 && level.requests_per_second > 0, result.name);
+        assert.equal(level.non_2xx + level.errors, 0, result.name);
+      }
+    }
+    // the scale steps (the smallest of each ladder) and the machine they ran on
+    assert.ok(names.includes("scale (embedded pglite): sync, a delta of 10 changed entries"));
+    assert.ok(names.some((n: string) => n.startsWith("memory (embedded pglite): ")));
+    assert.equal(report.machine.cores, navigator.hardwareConcurrency);
+    assert.ok(report.databases["embedded pglite"].postgres);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

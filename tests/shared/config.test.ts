@@ -47,3 +47,17 @@ test("the person JWT secret: JWT_SECRET, else SUPABASE_JWT_SECRET; the database 
     "postgres://a",
   );
 });
+
+test("RATE_LIMIT_SCALE: every API's rate-limit windows are multiplied by it; 1 unless set", () => {
+  assert.equal(config({}).rateLimitScale, 1);
+  assert.equal(config({ RATE_LIMIT_SCALE: "" }).rateLimitScale, 1);
+  assert.equal(config({ RATE_LIMIT_SCALE: "1000" }).rateLimitScale, 1000);
+  assert.equal(config({ RATE_LIMIT_SCALE: " 0.5 " }).rateLimitScale, 0.5);
+  for (const bad of ["0", "-2", "many", "Infinity", "1e7"]) {
+    assert.throws(
+      () => config({ RATE_LIMIT_SCALE: bad }),
+      (e: Error) => e instanceof ConfigError && /RATE_LIMIT_SCALE must be a number above 0/.test(e.message),
+      bad,
+    );
+  }
+});

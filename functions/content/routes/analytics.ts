@@ -48,6 +48,7 @@ export function analyticsRoutes(ctx: FunctionContext, options: { windows?: RateW
       api: "analytics",
       clientAddress: clientAddress(c),
       windows,
+      scale: ctx.config.rateLimitScale,
       now: ctx.clock.now(),
     });
     if (admission.exceeded) {

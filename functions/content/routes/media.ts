@@ -76,6 +76,7 @@ export function mediaHandler(ctx: FunctionContext, options: MediaOptions = {}) {
       api: "images",
       clientAddress: clientAddress(c),
       windows: limits,
+      scale: ctx.config.rateLimitScale,
       now: ctx.clock.now(),
     });
     if (admission.exceeded) {

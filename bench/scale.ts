@@ -1,0 +1,225 @@
+// Scale steps: does a page cost more when the table behind it is larger? Each read is timed (sequential
+// median over HTTP, on a host with raised rate limits) at every step of a ladder the generators grow the
+// tables through: the delivery list, one entry, GraphQL and sync (initial and delta) on spaces of 1k, 10k
+// and 100k published entries; the forms responses list at 10k, 100k and 1M responses; the bookings list
+// at 1k, 10k and 100k bookings. Each path reports its cost per step and the largest step's cost over the
+// smallest's (goal within 1.5×). Every step also walks a whole initial sync, page after page, measuring
+// this process's resident size as it goes: a sync that streams keeps it flat however large the space.
+//
+// BENCH_SCALE_MAX (default 100000) leaves out the steps above it: 1000000 adds the million responses,
+// which take minutes to generate on PGlite. A quick run (BENCH_ITERATIONS below 5) takes the smallest
+// step of each ladder only.
+import type { Sql } from "../shared/db.ts";
+import { createKey } from "../shared/keys.ts";
+import { growArticles, growBookings, growResponses, publishBenchForm, publishedEntries } from "./fixtures.ts";
+import { type BenchHost, startBenchHost } from "./host.ts";
+import { ARTICLES } from "./load.ts";
+import { benchSize, QUICK } from "./size.ts";
+
+type Measure = (label: string, run: () => Promise<unknown>, iterations?: number) => Promise<number>;
+
+const MAX = benchSize("BENCH_SCALE_MAX", 100_000, 100_000);
+const ITERATIONS = benchSize("BENCH_SCALE_ITERATIONS", 20, 1);
+const ladder = (steps: number[]) => (QUICK ? steps.slice(0, 1) : steps.filter((n) => n <= MAX));
+const CONTENT_STEPS = ladder([1_000, 10_000, 100_000]);
+const RESPONSE_STEPS = ladder([10_000, 100_000, 1_000_000]);
+const BOOKING_STEPS = ladder([1_000, 10_000, 100_000]);
+/** The goal: a page at the largest step costs at most this many times what it costs at the smallest. */
+const GOAL_RATIO = 1.5;
+const FORM = "scale-survey";
+/** Entries a delta sync carries: changed after the initial sync. */
+const DELTA = 10;
+
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+interface Ladder {
+  name: string;
+  unit: string;
+  steps: { size: number; ms: number }[];
+}
+
+function ladderResult(database: string, ladder: Ladder): Record<string, unknown> {
+  const first = ladder.steps[0], last = ladder.steps[ladder.steps.length - 1];
+  const ratio = last.ms / first.ms;
+  console.log(
+    `  ${ladder.name}: ${ladder.steps.map((s) => `${s.size} → ${s.ms.toFixed(2)} ms`).join(", ")}; ` +
+      `largest/smallest ${ratio.toFixed(2)}× (goal ≤ ${GOAL_RATIO}×)`,
+  );
+  return {
+    name: `scale (${database}): ${ladder.name}`,
+    database,
+    unit: ladder.unit,
+    steps: ladder.steps.map((s) => ({ size: s.size, ms: s.ms })),
+    ratio,
+    goal_ratio: GOAL_RATIO,
+  };
+}
+
+async function getJson(url: string, headers: Record<string, string>, init: RequestInit = {}) {
+  const res = await fetch(url, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return body;
+}
+
+/**
+ * A whole initial sync, page after page as a client follows nextPageUrl, with the process's resident
+ * size sampled before, after every page and every 50 ms; answers the page costs and the next sync URL.
+ */
+async function walkInitialSync(env: string, headers: Record<string, string>) {
+  const before = Deno.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, Deno.memoryUsage().rss)), 50);
+  const pages: number[] = [];
+  let items = 0;
+  let next: string | undefined = `${env}/sync?initial=true`;
+  let syncUrl = "";
+  const started = performance.now();
+  try {
+    while (next) {
+      const t0 = performance.now();
+      const page: { items: unknown[]; nextPageUrl?: string; nextSyncUrl?: string } = await getJson(next, headers);
+      pages.push(performance.now() - t0);
+      items += page.items.length;
+      peak = Math.max(peak, Deno.memoryUsage().rss);
+      // the host answers with its public address; the walk goes on at the same host
+      next = page.nextPageUrl ? `${env}/sync${new URL(page.nextPageUrl).search}` : undefined;
+      if (page.nextSyncUrl) syncUrl = `${env}/sync${new URL(page.nextSyncUrl).search}`;
+    }
+  } finally {
+    clearInterval(timer);
+  }
+  const sorted = [...pages].sort((a, b) => a - b);
+  return {
+    items,
+    pages: pages.length,
+    page_median_ms: sorted[sorted.length >> 1],
+    page_p95_ms: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)],
+    total_ms: performance.now() - started,
+    rss_before_mb: mb(before),
+    rss_peak_mb: mb(peak),
+    rss_growth_mb: mb(peak - before),
+    syncUrl,
+  };
+}
+
+async function contentLadder(sql: Sql, host: BenchHost, database: string, measure: Measure) {
+  const headers = { authorization: `Bearer ${(await createKey(sql, { name: "bench scale delivery", kind: "delivery" })).key}` };
+  const env = `${host.baseUrl}/api/content/spaces/${host.space}/environments/master`;
+  const graphql = `${host.baseUrl}/api/content/content/v1/spaces/${host.space}/environments/master`;
+  const ladders: Record<string, Ladder> = {
+    list: { name: "delivery entries (content_type=article, include=2, limit=100)", unit: "published entries", steps: [] },
+    one: { name: "delivery entries/<id>", unit: "published entries", steps: [] },
+    graphql: { name: "graphql articleCollection (limit 100, related one level deep)", unit: "published entries", steps: [] },
+    initial: { name: "sync, a page of an initial sync (median over the whole walk)", unit: "published entries", steps: [] },
+    delta: { name: `sync, a delta of ${DELTA} changed entries`, unit: "published entries", steps: [] },
+  };
+  const walks: Record<string, unknown>[] = [];
+  for (const step of CONTENT_STEPS) {
+    console.log(`bench: scale, a space of ${step} published entries`);
+    const size = await growArticles(sql, step);
+    // an article from the middle of the table (generated ones, or the demo's where the step added none)
+    const [{ middle }] = await sql<{ middle: string }[]>`
+      select id as middle from public.content_entries where stage = 'published' and model_id = 'article'
+      order by created_at, id
+      offset (select count(*) / 2 from public.content_entries where stage = 'published' and model_id = 'article')
+      limit 1`;
+    const record = (ladder: Ladder, ms: number) => ladder.steps.push({ size, ms });
+
+    record(ladders.list, await measure("list", () => getJson(`${env}/entries?content_type=article&include=2&limit=100`, headers), ITERATIONS));
+    record(ladders.one, await measure("one entry", () => getJson(`${env}/entries/${middle}`, headers), ITERATIONS));
+    record(
+      ladders.graphql,
+      await measure("graphql", async () => {
+        const body = await getJson(graphql, headers, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: ARTICLES }),
+        });
+        if (!body.data?.articleCollection?.items?.length) throw new Error(`graphql: ${JSON.stringify(body).slice(0, 300)}`);
+      }, ITERATIONS),
+    );
+
+    const walk = await walkInitialSync(env, headers);
+    console.log(
+      `  initial sync: ${walk.items} items in ${walk.pages} pages, ${(walk.total_ms / 1000).toFixed(1)} s; page median ` +
+        `${walk.page_median_ms.toFixed(2)} ms, p95 ${walk.page_p95_ms.toFixed(2)} ms; resident ${walk.rss_before_mb} MB → ` +
+        `peak ${walk.rss_peak_mb} MB (+${walk.rss_growth_mb} MB)`,
+    );
+    if (walk.items < size) throw new Error(`the initial sync carried ${walk.items} items, the space holds ${size} entries`);
+    record(ladders.initial, walk.page_median_ms);
+    const { syncUrl, ...figures } = walk;
+    walks.push({ size, ...figures });
+
+    // a delta: entries changed after the initial sync, as an editor's publishes would change them
+    await sql`
+      update public.content_entries set revision = revision + 1, updated_at = now(),
+        fields = jsonb_set(fields, '{title,en-US}', to_jsonb('Changed ' || id))
+      where stage = 'published' and id in (
+        select id from public.content_entries where stage = 'published' and model_id = 'article'
+        order by created_at desc limit ${DELTA})`;
+    const delta = await getJson(syncUrl, headers);
+    if (delta.items.length < DELTA) throw new Error(`the delta carried ${delta.items.length} items, not ${DELTA}`);
+    record(ladders.delta, await measure("delta", () => getJson(syncUrl, headers), ITERATIONS));
+  }
+  const growths = walks.map((w) => w.rss_growth_mb as number);
+  return [
+    ...Object.values(ladders).map((l) => ladderResult(database, l)),
+    {
+      name: `scale (${database}): initial sync walked whole, resident size of the host process`,
+      database,
+      steps: walks,
+      rss_growth_mb_smallest: growths[0],
+      rss_growth_mb_largest: growths[growths.length - 1],
+      note: "embedded, the process holds PGlite too; the walking client runs in it and keeps no page",
+    },
+  ];
+}
+
+async function formsLadder(sql: Sql, host: BenchHost, database: string, measure: Measure) {
+  const headers = { authorization: `Bearer ${(await createKey(sql, { name: "bench scale forms", kind: "forms" })).key}` };
+  await publishBenchForm(sql, FORM, "Scale survey");
+  const page: Ladder = { name: "forms responses list (page_size=25)", unit: "responses of the form", steps: [] };
+  const search: Ladder = { name: "forms responses list (query=harbor, page_size=25)", unit: "responses of the form", steps: [] };
+  const url = `${host.baseUrl}/api/forms/${FORM}/responses?page_size=25`;
+  for (const step of RESPONSE_STEPS) {
+    console.log(`bench: scale, a form of ${step} responses`);
+    const size = await growResponses(sql, FORM, step);
+    page.steps.push({ size, ms: await measure("page", () => getJson(url, headers), ITERATIONS) });
+    search.steps.push({ size, ms: await measure("search", () => getJson(`${url}&query=harbor`, headers), ITERATIONS) });
+  }
+  return [ladderResult(database, page), ladderResult(database, search)];
+}
+
+async function bookingsLadder(sql: Sql, host: BenchHost, database: string, measure: Measure) {
+  const key = (await createKey(sql, { name: "bench scale scheduling", kind: "scheduling" })).key;
+  const headers = { authorization: `Bearer ${key}`, "cal-api-version": "2024-08-13" };
+  const list: Ladder = { name: "scheduling bookings list (upcoming, take=100)", unit: "bookings", steps: [] };
+  const url = `${host.baseUrl}/api/scheduling/v2/bookings?status=upcoming&take=100`;
+  for (const step of BOOKING_STEPS) {
+    console.log(`bench: scale, ${step} generated bookings`);
+    await growBookings(sql, step);
+    const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from public.scheduling_bookings`;
+    list.steps.push({ size: n, ms: await measure("list", () => getJson(url, headers), ITERATIONS) });
+  }
+  return [ladderResult(database, list)];
+}
+
+export async function benchScale(sql: Sql, url: string, database: string, measure: Measure): Promise<Record<string, unknown>[]> {
+  console.log(
+    `bench: scale steps on ${database}: spaces of ${CONTENT_STEPS.join(", ")} entries, forms of ` +
+      `${RESPONSE_STEPS.join(", ")} responses, ${BOOKING_STEPS.join(", ")} bookings`,
+  );
+  const have = await publishedEntries(sql);
+  if (have > CONTENT_STEPS[0]) console.log(`  (the space already holds ${have} published entries: the first step is that size)`);
+  const host = await startBenchHost(url);
+  try {
+    return [
+      ...await contentLadder(sql, host, database, measure),
+      ...await formsLadder(sql, host, database, measure),
+      ...await bookingsLadder(sql, host, database, measure),
+    ];
+  } finally {
+    await host.stop();
+  }
+}
