@@ -178,6 +178,30 @@ test("federation stream: #sync, a new signing key at the directory, getBlob, des
         assert.equal((await post("/functions/v1/network/internal/rotate-key", await siteJwt(mira), { did })).status, 401);
       });
 
+      await t.step("a member whose projection fails stays queued and is passed over; the others' commits go out", async () => {
+        const [{ signing_key: sealed }] = await sql`select signing_key from public.network_accounts where did = ${did}`;
+        const ottoDid = (await (await get("com.atproto.identity.resolveHandle", { handle: otto.handle })).json()).did;
+        // mira's key sealed under a secret this deployment does not hold; both members change their name
+        await sql`update public.network_accounts set signing_key = ${"AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"} where did = ${did}`;
+        const renamed = { mira: `${mira.username.slice(0, 24)}f`, otto: `${otto.username.slice(0, 24)}f` };
+        await sql`update public.profiles set username = ${renamed.mira} where id = ${mira.id}`;
+        await sql`update public.profiles set username = ${renamed.otto} where id = ${otto.id}`;
+        try {
+          const drained = await internal("project");
+          assert.equal(drained.status, 200);
+          const answer = await drained.json();
+          assert.ok(answer.failed >= 1 && answer.projected >= 1, JSON.stringify(answer));
+          assert.deepEqual((await (await fetch(`${plcUrl}/${ottoDid}/data`)).json()).alsoKnownAs, [`at://${renamed.otto}.demo.sitewire.dev`]);
+          const [{ queued }] = await sql`select count(*)::int as queued from public.network_project_queue where person_id = ${mira.id}`;
+          assert.ok(queued > 0, "the failing member's change waits for the next drain");
+        } finally {
+          await sql`update public.network_accounts set signing_key = ${sealed} where did = ${did}`;
+          await sql`update public.profiles set username = ${mira.username} where id = ${mira.id}`;
+          await sql`update public.profiles set username = ${otto.username} where id = ${otto.id}`;
+          await (await internal("project")).body?.cancel();
+        }
+      });
+
       await t.step("hostile parameters on the sync routes answer the XRPC error envelope, never a 5xx", async () => {
         const cases: [string, Record<string, string>][] = [
           ["com.atproto.sync.getLatestCommit", { did: "did:plc:\u0000" }],
