@@ -45,9 +45,6 @@ async function deltasUntil(first: string, done: (items: any[]) => boolean, secon
   }
 }
 
-const [{ version }] = await sql<{ version: string }[]>`select version()`;
-const onPGlite = version.includes("PGlite");
-
 test("an initial sync comes in pages of 100, each next address carrying only sync_token", async () => {
   const { pages, items, nextSyncUrl } = await follow(`${env}/sync?initial=true`);
   assert.ok(pages.length >= 2);
@@ -211,7 +208,11 @@ test("a change whose transaction commits after a later one's is still sent: no d
     const latest = new Map(mine(sent).map((i) => [i.sys.id, i.fields.title["en-US"]]));
     assert.equal(latest.get(x), `${x} changed`, "the change of the transaction that was open is sent");
     assert.equal(latest.get(y), `${y} changed`);
-    if (!onPGlite) assert.ok(yCommittedFirst, "on a server y commits while A is still open");
+    // y waits for A on either database: PGlite runs one transaction at a time, and on a server every
+    // content write bumps the delivery answers' version row (migration answer_versions) and holds it to its
+    // commit. The sequence numbers above still keep a delta from passing a transaction in flight, should a
+    // writer ever come that does not bump it.
+    assert.equal(yCommittedFirst, false, "y's write waits for the open transaction");
   } finally {
     await sql`delete from public.content_entries where id in (${x}, ${y})`;
   }
