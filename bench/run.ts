@@ -254,7 +254,7 @@ await runCli(async () => {
   if (wants("images")) results.push(await benchImages(sql, ctx.storage, baseUrl));
   if (wants("webhooks")) results.push(await benchWebhooks(sql, url));
   if (wants("load")) results.push(...await benchLoad(sql, url, serverUrl ? "postgresql server" : "embedded pglite"));
-  if (wants("peers")) results.push(...await benchPeers(sql, baseUrl)); // it adds articles and a catalog
+  if (wants("peers")) results.push(...await benchPeers(sql, url)); // it adds articles and a catalog
   // last: it grows the space, a form and the bookings to their largest step
   if (wants("scale")) results.push(...await benchScale(sql, url, serverUrl ? "postgresql server" : "embedded pglite", measure));
 

@@ -45,7 +45,7 @@ export async function runLoad(job: LoadJob, say: (line: string) => void): Promis
 export interface SideBySide {
   sitewire: LoadFigures;
   peer: LoadFigures;
-  /** sitewire's req/s over the peer's */
+  /** sitewire's 2xx answers a second over the peer's */
   throughput_ratio: number;
   /** sitewire's p99 over the peer's (below 1: lower) */
   p99_ratio: number;
@@ -96,10 +96,12 @@ export async function sideBySide(
       say(`${label}: ${side} completed no request within ${site.seconds} s (each took longer)`);
     }
   }
+  // only answers count: a refusal (a 429, a 503 of a peer's pressure limiter) is fast and would flatter
+  const answeredPerSecond = (f: LoadFigures) => f.requests ? f.requests_per_second * (f.requests - f.non_2xx) / f.requests : 0;
   return {
     sitewire,
     peer: other,
-    throughput_ratio: sitewire.requests_per_second / other.requests_per_second,
+    throughput_ratio: answeredPerSecond(sitewire) / answeredPerSecond(other),
     p99_ratio: sitewire.p99_ms / other.p99_ms,
   };
 }

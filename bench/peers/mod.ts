@@ -6,6 +6,7 @@
 // with a lower p99. Peers install from npm on first use (minutes) and never in a quick run; a peer that
 // cannot be installed or started is one clear line in the output and in the results, and the bench goes on.
 import type { Sql } from "../../shared/db.ts";
+import { startBenchHost } from "../host.ts";
 import { createKey } from "../../shared/keys.ts";
 import { benchSize, referenceWanted } from "../size.ts";
 import { generateCatalog, PRODUCTS } from "../storefront.ts";
@@ -46,7 +47,11 @@ async function ensureArticles(sql: Sql, model: string, count: number): Promise<v
     on conflict do nothing`;
 }
 
-export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<string, unknown>[]> {
+/**
+ * The peers against the site on a host of the bench's own (bench/host.ts), whose rate limits are raised by
+ * its configuration as in the load phase: the site's figures are then its answers, never its 429s.
+ */
+export async function benchPeers(sql: Sql, databaseUrl: string): Promise<Record<string, unknown>[]> {
   console.log(
     `bench: peers side by side (autocannon, ${CONNECTIONS} connections, ${SECONDS} s, ${ROUNDS} alternating rounds)`,
   );
@@ -63,8 +68,13 @@ export async function benchPeers(sql: Sql, baseUrl: string): Promise<Record<stri
     ...extra,
   });
 
-  if (PEERS.includes("directus")) results.push(await benchDirectus(sql, baseUrl, job));
-  if (PEERS.includes("vendure")) results.push(await benchVendure(sql, baseUrl, job));
+  const host = await startBenchHost(databaseUrl);
+  try {
+    if (PEERS.includes("directus")) results.push(await benchDirectus(sql, host.baseUrl, job));
+    if (PEERS.includes("vendure")) results.push(await benchVendure(sql, host.baseUrl, job));
+  } finally {
+    await host.stop();
+  }
   return results;
 }
 
