@@ -78,7 +78,11 @@ export async function loadModels(db: Db): Promise<ContentModel[]> {
   }));
 }
 
-/** One page of entries and the total, in one round trip (a second only when skip is past the end). */
+/**
+ * One page of entries and the total, in one round trip (a second only when skip is past the end). The
+ * total is a scalar subquery, counted once over the index, not a window over the page's query: a window
+ * makes the database build and sort every matching row, fields and all, before it keeps a page of them.
+ */
 export async function queryEntries(
   db: Db,
   stage: Stage,
@@ -87,7 +91,7 @@ export async function queryEntries(
 ): Promise<{ rows: EntryRow[]; total: number }> {
   const where = entryConditions(db, stage, query, localeChain);
   const rows = await db<(EntryRow & { total: number })[]>`
-    select ${db.unsafe(ENTRY_COLUMNS)}, count(*) over () as total
+    select ${db.unsafe(ENTRY_COLUMNS)}, (select count(*) from public.content_entries e where ${where}) as total
     from public.content_entries e
     where ${where}
     order by ${entryOrder(db, query.order, localeChain, query.withheld)}
@@ -117,7 +121,7 @@ export async function queryAssets(
 ): Promise<{ rows: AssetRow[]; total: number }> {
   const where = assetConditions(db, query, localeChain, scope);
   const rows = await db<(AssetRow & { total: number })[]>`
-    select ${db.unsafe(ASSET_COLUMNS)}, count(*) over () as total
+    select ${db.unsafe(ASSET_COLUMNS)}, (select count(*) from public.content_assets a where ${where}) as total
     from public.content_assets a
     where ${where}
     order by ${assetOrder(db, query.order, localeChain, query.mediaPrefix)}

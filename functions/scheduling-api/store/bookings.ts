@@ -143,14 +143,14 @@ export async function listBookings(db: Db, f: BookingFilter): Promise<{ rows: Bo
     sort[0].direction === "desc" ? db`b.id desc` : db`b.id asc`,
   ].reduce((a, b) => db`${a}, ${b}`);
   const rows = await db<(BookingRow & { total: number })[]>`
-    select b.*, count(*) over () as total
+    select b.*, (select count(*)::int from public.scheduling_bookings b where ${matching}) as total
       from public.scheduling_bookings b
      where ${matching}
      order by ${order}
      limit ${f.take} offset ${f.skip}`;
   let total = rows[0]?.total ?? 0;
   if (!rows.length && f.skip > 0) {
-    // past the end: the window function saw no row, count separately
+    // past the end: no row carried the count, count separately
     const [c] = await db<{ n: number }[]>`
       select count(*)::int as n from public.scheduling_bookings b where ${matching}`;
     total = c.n;
