@@ -1,7 +1,8 @@
 // A running host for HTTP and client-library tests: the real server on a loopback port over the test
 // database, started once per test file.
 import { createContext, type FunctionContext } from "../../shared/context.ts";
-import { readConfig } from "../../shared/config.ts";
+import { readConfig, type RuntimeConfig } from "../../shared/config.ts";
+import type { Sql } from "../../shared/db.ts";
 import { createKey, type KeyKind, revokeKey } from "../../shared/keys.ts";
 import { freePort } from "../../shared/embedded.ts";
 import { serveHost } from "../../web/host.ts";
@@ -25,26 +26,57 @@ export function testHost(): Promise<TestHost> {
   return running;
 }
 
-async function start(): Promise<TestHost> {
+/** A running host on a loopback port of its own. */
+export interface ServedHost {
+  baseUrl: string;
+  ctx: FunctionContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Every function served on a free loopback port over `sql`, configured from `settings` (environment
+ * variables, as a deployment reads them) and then `overrides`; its port and function address its own.
+ */
+export function serveTestHost(
+  sql: Sql,
+  options: { settings?: Record<string, string>; overrides?: Partial<RuntimeConfig>; host?: string } = {},
+): ServedHost {
   const port = freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const config = {
-    ...readConfig(new Map<string, string>()),
+  const baseUrl = `http://${options.host ?? "localhost"}:${port}`;
+  const config: RuntimeConfig = {
+    ...readConfig(new Map(Object.entries(options.settings ?? {}))),
     databaseUrl: testDatabaseUrl(),
+    ...options.overrides,
+    // its own address always (another host's configuration may be the overrides); the public one may differ
     port,
-    publicUrl: baseUrl,
+    publicUrl: options.overrides?.publicUrl ?? baseUrl,
     functionsUrl: baseUrl,
-    allowPrivateWebhookTargets: true,
-    // tests stand in for many callers by sending X-Forwarded-For, as the one trusted proxy in front would
-    trustedProxies: 1,
   };
-  const ctx = createContext(config, { sql: testSql() });
+  const ctx = createContext(config, { sql });
   const controller = new AbortController();
   const server = serveHost(ctx, { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} });
+  return {
+    baseUrl,
+    ctx,
+    async close() {
+      controller.abort();
+      await server.finished;
+    },
+  };
+}
+
+async function start(): Promise<TestHost> {
+  const { baseUrl, ctx, close } = serveTestHost(testSql(), {
+    overrides: {
+      allowPrivateWebhookTargets: true,
+      // tests stand in for many callers by sending X-Forwarded-For, as the one trusted proxy in front would
+      trustedProxies: 1,
+    },
+  });
   const [site] = await ctx.sql<{ slug: string; config: { api?: { space?: string } } }[]>`select slug, config from public.site_settings`;
   return {
     baseUrl,
-    host: `localhost:${port}`,
+    host: new URL(baseUrl).host,
     ctx,
     space: site.config?.api?.space ?? site.slug,
     async key(kind, options = {}) {
@@ -55,9 +87,6 @@ async function start(): Promise<TestHost> {
       await revokeKey(ctx.sql, id);
       return key;
     },
-    async close() {
-      controller.abort();
-      await server.finished;
-    },
+    close,
   };
 }

@@ -3,11 +3,11 @@
 import { AtpAgent } from "@atproto/api";
 import type { Sql } from "../../shared/db.ts";
 import { Database, PlcServer } from "@did-plc/server";
-import { createContext, type FunctionContext } from "../../shared/context.ts";
-import { readConfig, type RuntimeConfig } from "../../shared/config.ts";
+import type { FunctionContext } from "../../shared/context.ts";
+import type { RuntimeConfig } from "../../shared/config.ts";
 import { freePort } from "../../shared/embedded.ts";
 import { ensurePerson, mintPersonJwt } from "../../shared/people.ts";
-import { serveHost } from "../../web/host.ts";
+import { serveTestHost } from "./host.ts";
 import { hashAppPassword } from "../../functions/network/sessions.ts";
 import { insertAppPassword } from "../../functions/network/store/sessions.ts";
 
@@ -77,23 +77,16 @@ export async function startFederationHost(sql: Sql, settings: Partial<RuntimeCon
   const plc = PlcServer.create({ db: Database.mock(), port: plcPort });
   await plc.start();
   const plcUrl = `http://localhost:${plcPort}`;
-  const port = freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const config: RuntimeConfig = {
-    ...readConfig(new Map<string, string>()),
-    databaseUrl: Deno.env.get("DATABASE_URL"),
-    port,
-    publicUrl: baseUrl,
-    functionsUrl: baseUrl,
-    allowPrivateWebhookTargets: true,
-    trustedProxies: 1,
-    networkPlcUrl: plcUrl,
-    networkKeySecret: "a deployment secret for tests",
-    ...settings,
-  };
-  const ctx = createContext(config, { sql });
-  const controller = new AbortController();
-  const server = serveHost(ctx, { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} });
+  const host = serveTestHost(sql, {
+    overrides: {
+      allowPrivateWebhookTargets: true,
+      trustedProxies: 1,
+      networkPlcUrl: plcUrl,
+      networkKeySecret: "a deployment secret for tests",
+      ...settings,
+    },
+  });
+  const { baseUrl, ctx } = host;
   return {
     baseUrl,
     plcUrl,
@@ -108,8 +101,7 @@ export async function startFederationHost(sql: Sql, settings: Partial<RuntimeCon
       }),
     get: (nsid, params) => fetch(`${baseUrl}/xrpc/${nsid}?${new URLSearchParams(params)}`),
     async close() {
-      controller.abort();
-      await server.finished;
+      await host.close();
       await plc.destroy();
     },
   };

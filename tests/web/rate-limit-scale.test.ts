@@ -2,13 +2,10 @@
 // limit, enforces the scaled limits, and the answers' headers state the scaled limits, the ones enforced.
 import assert from "node:assert/strict";
 import { test } from "../helpers/test.ts";
-import { testDatabaseUrl, testSql } from "../helpers/db.ts";
-import { readConfig } from "../../shared/config.ts";
-import { createContext } from "../../shared/context.ts";
-import { freePort } from "../../shared/embedded.ts";
+import { testSql } from "../helpers/db.ts";
+import { serveTestHost } from "../helpers/host.ts";
 import { admit, scaledWindows } from "../../shared/gate.ts";
 import { createKey, hashKey } from "../../shared/keys.ts";
-import { serveHost } from "../../web/host.ts";
 import { CONTENT_RATE_LIMITS } from "../../functions/content/access.ts";
 import { SCHEDULING_RATE_LIMITS } from "../../functions/scheduling-api/access.ts";
 
@@ -46,23 +43,8 @@ test("admit counts against the scaled limits: the default scale refuses the 4th 
 });
 
 test("a host with RATE_LIMIT_SCALE=10 states and enforces ten times every limit in its headers", async () => {
-  const port = freePort();
-  const baseUrl = `http://localhost:${port}`;
-  const config = {
-    ...readConfig(new Map([["RATE_LIMIT_SCALE", "10"]])),
-    databaseUrl: testDatabaseUrl(),
-    port,
-    publicUrl: baseUrl,
-    functionsUrl: baseUrl,
-  };
-  const ctx = createContext(config, { sql });
-  const controller = new AbortController();
-  const server = serveHost(ctx, {
-    port,
-    hostname: "127.0.0.1",
-    signal: controller.signal,
-    onListen: () => {},
-  });
+  const served = serveTestHost(sql, { settings: { RATE_LIMIT_SCALE: "10" } });
+  const { baseUrl } = served;
   try {
     const [site] = await sql<{ slug: string; config: { api?: { space?: string } } }[]>`
       select slug, config from public.site_settings`;
@@ -113,7 +95,6 @@ test("a host with RATE_LIMIT_SCALE=10 states and enforces ten times every limit 
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get("retry-after")) >= 1);
   } finally {
-    controller.abort();
-    await server.finished;
+    await served.close();
   }
 });

@@ -5,12 +5,10 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { testDatabaseUrl } from "../../helpers/db.ts";
+import { serveTestHost } from "../../helpers/host.ts";
 import { connect } from "../../../shared/db.ts";
-import { createContext } from "../../../shared/context.ts";
-import { freePort } from "../../../shared/embedded.ts";
 import { revokeKey } from "../../../shared/keys.ts";
 import { createKey } from "../../../shared/keys.ts";
-import { serveHost } from "../../../web/host.ts";
 import { call, host, inCloudMode, makerKey, sql, unique } from "./management-support.ts";
 
 const ARTICLE = { "x-contentful-content-type": "article" };
@@ -19,23 +17,11 @@ const version = (v: number) => ({ "x-contentful-version": String(v) });
 /** A second instance: its own pool and its own kept answers, over the same database. */
 function secondHost() {
   const pool = connect(testDatabaseUrl(), { max: 4 });
-  const port = freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const ctx = createContext({ ...host.ctx.config, port, publicUrl: host.baseUrl, functionsUrl: baseUrl }, {
-    sql: pool,
-  });
-  const controller = new AbortController();
-  const server = serveHost(ctx, {
-    port,
-    hostname: "127.0.0.1",
-    signal: controller.signal,
-    onListen: () => {},
-  });
+  const served = serveTestHost(pool, { host: "127.0.0.1", overrides: { ...host.ctx.config, publicUrl: host.baseUrl } });
   return {
-    env: `${baseUrl}/api/content/spaces/${host.space}/environments/master`,
+    env: `${served.baseUrl}/api/content/spaces/${host.space}/environments/master`,
     async close() {
-      controller.abort();
-      await server.finished;
+      await served.close();
       await pool.end();
     },
   };
