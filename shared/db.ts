@@ -13,11 +13,17 @@ export interface ConnectOptions {
   max?: number;
   /** Silence notices (migrations emit many "already exists, skipping"). */
   quiet?: boolean;
+  /**
+   * Seconds a connection may sit unused before the pool closes it (default 30): after a burst the pool
+   * shrinks back to what the load needs instead of holding its maximum against the server's limit.
+   */
+  idleSeconds?: number;
 }
 
 export function connect(url: string, options: ConnectOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
+    idle_timeout: options.idleSeconds ?? 30,
     onnotice: options.quiet === false ? undefined : () => {},
     // bigint columns (sequence numbers, counts) come back as JS numbers: every value we keep fits.
     types: {
