@@ -15,15 +15,11 @@ import { hashAppPassword } from "../functions/network/sessions.ts";
 import { insertAppPassword } from "../functions/network/store/sessions.ts";
 import { verifyCommitEvent } from "../tests/helpers/firehose.ts";
 import { benchSize } from "./size.ts";
+import { percentile } from "./stats.ts";
 
 const SUBSCRIBERS = benchSize("BENCH_FEDERATION_SUBSCRIBERS", 50, 5);
 const COMMITS = benchSize("BENCH_FEDERATION_COMMITS", 200, 16);
 const CONCURRENCY = 8;
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 export async function benchFederation(sql: Sql): Promise<Record<string, unknown>> {
   console.log(`bench: federation, ${COMMITS} commits (concurrency ${CONCURRENCY}) to a verifying consumer and ${SUBSCRIBERS} subscribers`);

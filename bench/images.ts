@@ -12,6 +12,7 @@ import { IMAGE_CACHE_BUCKET, MEDIA_BUCKET } from "../functions/content/routes/me
 import { forgetImageVariant } from "../functions/content/store/images.ts";
 import { benchSize, referenceWanted } from "./size.ts";
 import { installNodePackages, PEERS_DIR, runNodeScript } from "./peers/node.ts";
+import { median } from "./stats.ts";
 
 export const SHARP_PACKAGES = ["sharp@0.35.5"];
 const MEGAPIXELS = benchSize("BENCH_IMAGE_MEGAPIXELS", 12, 1);
@@ -20,12 +21,6 @@ const CACHED_RUNS = benchSize("BENCH_IMAGE_CACHED_RUNS", 60, 3);
 const WIDTH = 800;
 
 const say = (line: string) => console.log(`  images: ${line}`);
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /**
  * A photograph's worth of detail at 4:3: smooth light across the frame, shapes, and sensor-like noise, so

@@ -12,6 +12,7 @@ import { hashAppPassword } from "../functions/network/sessions.ts";
 import { insertAppPassword } from "../functions/network/store/sessions.ts";
 import { benchSize, referenceWanted } from "./size.ts";
 import { freshPeerDatabase, installNodePackages, type NodeChild, type NodeInstall, startNodeScript } from "./peers/node.ts";
+import { percentile } from "./stats.ts";
 
 export const REFERENCE_DIR = new URL("../.data/reference-pds/", import.meta.url).pathname;
 const REFERENCE_PACKAGES = ["@atproto/pds@0.5.35", "@atproto/bsky@0.0.280", "@atproto/dev-env@0.6.7", "@did-plc/server@0.0.1"];
@@ -41,11 +42,6 @@ export interface SideFigures {
   author_feed_p50_ms: number;
   author_feed_p95_ms: number;
   timeline_items: number;
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 const say = (line: string) => console.log(`  network: ${line}`);

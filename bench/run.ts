@@ -26,18 +26,13 @@ import { ITERATIONS } from "./size.ts";
 import { benchImages } from "./images.ts";
 import { benchWebhooks } from "./webhooks.ts";
 import { benchPeers } from "./peers/mod.ts";
+import { median } from "./stats.ts";
 
 // BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation,
 // support, images, webhooks, peers, load, scale)
 const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).filter(Boolean);
 const wants = (part: string) => !ONLY?.length || ONLY.includes(part);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 async function measure(label: string, run: () => Promise<unknown>, iterations = ITERATIONS): Promise<number> {
   for (let i = 0; i < Math.min(5, iterations); i++) await run(); // warm-up

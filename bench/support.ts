@@ -22,17 +22,13 @@ import { createDispatcher } from "../shared/webhooks/dispatcher.ts";
 import { serveHost } from "../web/host.ts";
 import { CHROMIUM_PATH, launchChromium } from "../tests/helpers/browser.ts";
 import { benchSize } from "./size.ts";
+import { percentile } from "./stats.ts";
 
 const CONTACTS = benchSize("SUPPORT_CONTACTS", 200, 10);
 const LINES = benchSize("SUPPORT_LINES", 20, 3);
 const LATENCY_SAMPLES = benchSize("SUPPORT_LATENCY_SAMPLES", 60, 5);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 interface Answer {
   status: number;

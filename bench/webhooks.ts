@@ -11,6 +11,7 @@ import { createDispatcher, type Dispatcher } from "../shared/webhooks/dispatcher
 import { webhookAdapters } from "../functions/content/webhook-adapter.ts";
 import { systemClock } from "../shared/clock.ts";
 import { benchSize } from "./size.ts";
+import { percentile } from "./stats.ts";
 
 const SAMPLES = benchSize("BENCH_WEBHOOK_SAMPLES", 100, 5);
 const BURST = benchSize("BENCH_WEBHOOK_BURST", 2000, 20);
@@ -18,11 +19,6 @@ const INSTANCES = 4;
 const DEFINITION = "bench-webhooks";
 
 const say = (line: string) => console.log(`  webhooks: ${line}`);
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 /** The loopback subscriber: when each entry's delivery arrived, and how many times. */
 function receiver() {
