@@ -85,18 +85,12 @@ export async function admit(
   // sent as an array literal in text: a JS array needs the pool to have read Postgres's array types
   // first, which a fresh pool's first statements can race (postgres.js then sends "3600,1")
   const seconds = `{${input.windows.map((w) => Math.trunc(w.seconds)).join(",")}}`;
-  // rate_limit_hit also tries the minute's sweep: a process asks it to once a minute, and counts with a
-  // plain upsert otherwise (the sweep's own row would be one more write on every request)
+  // rate_limit_hit also tries the minute's sweep: a process asks it to once a minute, and only counts
+  // otherwise (the sweep's own row would be one more write on every request)
   const minute = Math.floor(input.now.getTime() / 60_000);
-  const sweep = minute !== sweptMinute;
+  const counter = minute !== sweptMinute ? db`public.rate_limit_hit` : db`public.rate_limit_count`;
   sweptMinute = minute;
-  const counted = sweep
-    ? db`select * from public.rate_limit_hit(${bucket}::text, ${seconds}::int[], ${input.now})`
-    : db`insert into public.rate_limit_counters as c (bucket, window_start, window_seconds, hits)
-         select ${bucket}::text, to_timestamp(floor(extract(epoch from ${input.now}::timestamptz) / w) * w), w, 1
-         from unnest(${seconds}::int[]) as w
-         on conflict (bucket, window_seconds, window_start) do update set hits = c.hits + 1
-         returning c.window_seconds, c.hits, c.window_start`;
+  const counted = db`select * from ${counter}(${bucket}::text, ${seconds}::int[], ${input.now})`;
   const known = knownSites.get(db);
   // plain columns where it can (this statement runs for every request of every API); the windows as JSON
   const [row] = await db<AdmissionRow[]>`

@@ -71,6 +71,7 @@ test("only the service role sweeps or counts; the image cache list is the servic
       await as(tx, who, async (q) => {
         await refused(q, (s) => s`select public.rate_limit_sweep(now())`);
         await refused(q, (s) => s`select * from public.rate_limit_hit('x', array[60], now())`);
+        await refused(q, (s) => s`select * from public.rate_limit_count('x', array[60], now())`);
         await refused(q, (s) => s`select * from public.content_image_variants`);
         await refused(
           q,
