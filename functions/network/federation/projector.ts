@@ -27,12 +27,10 @@ export async function drainProjections(
   while (projected + failed.length < max) {
     let claimed: string | undefined;
     try {
-      claimed = await ctx.sql.begin(async (tx) => {
+      await ctx.sql.begin(async (tx) => {
         const queued = await claimQueued(tx, failed);
-        if (!queued) return undefined;
-        claimed = queued.personId;
-        await project(ctx.config, tx, site, queued.personId, queued.paths, ctx.clock.now());
-        return queued.personId;
+        claimed = queued?.personId;
+        if (queued) await project(ctx.config, tx, site, queued.personId, queued.paths, ctx.clock.now());
       });
     } catch (error) {
       if (!claimed) throw error;
