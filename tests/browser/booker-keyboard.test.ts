@@ -65,7 +65,8 @@ test("by keyboard alone on a 390-pixel-wide screen: a day, a time, a refusal bes
       return r.top >= 0 && r.bottom <= (globalThis as any).innerHeight;
     });
     assert.ok(inView, "the chosen day's times are scrolled into view");
-    assert.match(await page.locator("#live").textContent({ timeout: 2000 }) ?? "", /times/);
+    // the page clears the live region and fills it a moment later, so that a repeated message is announced again
+    await page.waitForFunction(() => /times/.test((globalThis as any).document.getElementById("live")?.textContent ?? ""), null, { timeout: 5000 });
 
     // Enter on the time: the booking form, focused on its first field
     await page.keyboard.press("Enter");
