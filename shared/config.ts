@@ -52,6 +52,12 @@ export interface RuntimeConfig {
    */
   networkFirehoseBufferBytes: number;
   /**
+   * How far back a subscriber's cursor is served from (NETWORK_FIREHOSE_BACKFILL_HOURS; default 24, the
+   * reference server's PDS_REPO_BACKFILL_LIMIT_MS): an older cursor is told OutdatedCursor and replayed
+   * from the first event inside the window.
+   */
+  networkFirehoseBackfillMs: number;
+  /**
    * How many bytes of hot read answers each function keeps in memory (ANSWER_CACHE_MB, default 32;
    * 0 switches the keeping off): shared/answer-cache.ts.
    */
@@ -88,6 +94,10 @@ export function readConfig(
   if (!Number.isInteger(firehoseBuffer) || firehoseBuffer < 1024) {
     throw new ConfigError(`NETWORK_FIREHOSE_BUFFER must be a number of bytes (at least 1024)`);
   }
+  const backfillHours = Number(env.get("NETWORK_FIREHOSE_BACKFILL_HOURS")?.trim() || 24);
+  if (!Number.isFinite(backfillHours) || backfillHours <= 0) {
+    throw new ConfigError(`NETWORK_FIREHOSE_BACKFILL_HOURS must be a number of hours above 0 (default 24)`);
+  }
   const cacheMb = Number(env.get("ANSWER_CACHE_MB")?.trim() || 32);
   if (!Number.isFinite(cacheMb) || cacheMb < 0) throw new ConfigError(`ANSWER_CACHE_MB must be a number of megabytes`);
   const scaleText = env.get("RATE_LIMIT_SCALE")?.trim();
@@ -118,6 +128,7 @@ export function readConfig(
     networkKeySecret: env.get("NETWORK_KEY_SECRET") || env.get("JWT_SECRET") || env.get("SUPABASE_JWT_SECRET") ||
       undefined,
     networkFirehoseBufferBytes: firehoseBuffer,
+    networkFirehoseBackfillMs: Math.round(backfillHours * 3_600_000),
     answerCacheBytes: Math.round(cacheMb * 1024 * 1024),
     rateLimitScale,
   };

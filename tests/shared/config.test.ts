@@ -61,3 +61,17 @@ test("RATE_LIMIT_SCALE: every API's rate-limit windows are multiplied by it; 1 u
     );
   }
 });
+
+test("NETWORK_FIREHOSE_BACKFILL_HOURS: how far back a firehose cursor is replayed; a day unless set", () => {
+  assert.equal(config({}).networkFirehoseBackfillMs, 24 * 3_600_000);
+  assert.equal(config({ NETWORK_FIREHOSE_BACKFILL_HOURS: " " }).networkFirehoseBackfillMs, 24 * 3_600_000);
+  assert.equal(config({ NETWORK_FIREHOSE_BACKFILL_HOURS: "72" }).networkFirehoseBackfillMs, 72 * 3_600_000);
+  assert.equal(config({ NETWORK_FIREHOSE_BACKFILL_HOURS: "0.5" }).networkFirehoseBackfillMs, 1_800_000);
+  for (const bad of ["0", "-1", "a day", "Infinity"]) {
+    assert.throws(
+      () => config({ NETWORK_FIREHOSE_BACKFILL_HOURS: bad }),
+      (e: Error) => e instanceof ConfigError && /NETWORK_FIREHOSE_BACKFILL_HOURS must be a number of hours above 0/.test(e.message),
+      bad,
+    );
+  }
+});

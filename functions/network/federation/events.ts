@@ -77,6 +77,11 @@ export function messageFrame(kind: keyof typeof TYPE_OF, seq: number, body: Uint
   return concat(header, full);
 }
 
+/** An #info frame: something the subscriber should know that is no event (OutdatedCursor), so no seq. */
+export function infoFrame(name: string, message?: string): Uint8Array {
+  return concat(encode({ op: 1, t: "#info" }), encode({ name, ...(message ? { message } : {}) }));
+}
+
 /** An error frame; the server closes the socket after it. */
 export function errorFrame(error: string, message?: string): Uint8Array {
   return concat(encode({ op: -1 }), encode({ error, ...(message ? { message } : {}) }));

@@ -2,15 +2,17 @@
 // database's `network_seq` notifications (and is poked in-process after a commit here, which is how the
 // embedded PGlite, whose NOTIFY reaches only the committing connection, wakes it), reads the new events
 // once, frames them once, and keeps the latest in a ring. Each subscriber replays from its cursor (the
-// ring, else the table) and then follows live; one whose socket stops draining is cut off with
-// ConsumerTooSlow instead of growing memory: the frames waiting unsent on a socket are bounded by
-// NETWORK_FIREHOSE_BUFFER (plus the one frame that crossed it), after which it gets the protocol's
-// error frame and no more. (Deno cannot drop a socket whose peer reads nothing: the error and close
-// frames wait behind what is queued, and the bytes stay bounded until the peer reads or goes.) Subscribers are written to network_subscribers so an
+// ring, else the table) and then follows live; a cursor older than the backfill window
+// (NETWORK_FIREHOSE_BACKFILL_HOURS) is told OutdatedCursor and replayed from the window's first event, as
+// the reference server does. One whose socket stops draining is cut off with ConsumerTooSlow instead of
+// growing memory: the frames waiting unsent on a socket are bounded by NETWORK_FIREHOSE_BUFFER (plus the
+// one frame that crossed it), after which it gets the protocol's error frame and no more. (Deno cannot
+// drop a socket whose peer reads nothing: the error and close frames wait behind what is queued, and the
+// bytes stay bounded until the peer reads or goes.) Subscribers are written to network_subscribers so an
 // operator sees them across instances.
 import type { FunctionContext } from "../../../shared/context.ts";
-import { dropSubscriber, eventsAfter, lastSeq, saveSubscriber, type SeqEvent } from "../store/repo.ts";
-import { errorFrame, messageFrame } from "./events.ts";
+import { dropSubscriber, eventsAfter, lastSeq, replayStart, saveSubscriber, type SeqEvent } from "../store/repo.ts";
+import { errorFrame, infoFrame, messageFrame } from "./events.ts";
 
 const PAGE = 500;
 const RING = 2000;
@@ -38,7 +40,11 @@ export class Firehose {
   private waiters = new Set<() => void>();
   private readonly sockets = new Set<WebSocket>();
 
-  constructor(private readonly ctx: FunctionContext, private readonly maxBuffered: number) {}
+  constructor(
+    private readonly ctx: FunctionContext,
+    private readonly maxBuffered: number,
+    private readonly backfillMs: number,
+  ) {}
 
   /** Called after a commit in this process (and by the database's notifications). */
   poke(): void {
@@ -127,7 +133,16 @@ export class Firehose {
         socket.close(1008, "FutureCursor");
         return;
       }
-      let last = cursor ?? current;
+      let last = current;
+      if (cursor !== undefined) {
+        // the table decides even when the ring could replay: the ring keeps the latest events however old
+        // they are (a quiet stream's for days), so being in it says nothing about the window
+        const start = await replayStart(this.ctx.sql, cursor, this.backfillMs);
+        if (start.outdated) {
+          socket.send(infoFrame("OutdatedCursor", "Requested cursor exceeded limit. Possibly missing events"));
+        }
+        last = start.after;
+      }
       await saveSubscriber(this.ctx.sql, { id, instance: this.instance, remote, cursor: cursor ?? null, lastSeq: last });
       let saved = Date.now();
       while (open) {

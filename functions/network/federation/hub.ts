@@ -7,7 +7,7 @@ const hubs = new WeakMap<FunctionContext, Firehose>();
 export function firehoseOf(ctx: FunctionContext): Firehose {
   let hub = hubs.get(ctx);
   if (!hub) {
-    hub = new Firehose(ctx, ctx.config.networkFirehoseBufferBytes);
+    hub = new Firehose(ctx, ctx.config.networkFirehoseBufferBytes, ctx.config.networkFirehoseBackfillMs);
     hubs.set(ctx, hub);
   }
   return hub;

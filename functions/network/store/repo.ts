@@ -297,6 +297,31 @@ export async function lastSeq(db: Db): Promise<number> {
   return Number(row.seq ?? 0);
 }
 
+/**
+ * Where a subscriber with this cursor starts, by the database's clock: after its cursor when the event
+ * that follows it is inside the backfill window (or none follows yet); otherwise, outdated, just before
+ * the first event inside the window, or after the newest event when none is. A few index probes however
+ * long the stream (network_seq_created_at finds the window's first). created_at is its transaction's
+ * start, whose order can differ from the numbers' by a transaction's length: the boundary is as sharp as
+ * that, and a start never moves back before the cursor.
+ */
+export async function replayStart(
+  db: Db,
+  cursor: number,
+  backfillMs: number,
+): Promise<{ after: number; outdated: boolean }> {
+  const [row] = await db<{ outdated: boolean; after: string }[]>`
+    with window_start as (select now() - make_interval(secs => ${backfillMs / 1000}::double precision) as at),
+    following as (select created_at from public.network_seq where seq > ${cursor} order by seq limit 1)
+    select coalesce(f.created_at < w.at, false) as outdated,
+      case when f.created_at < w.at then greatest(${cursor}::bigint, coalesce(
+        (select s.seq - 1 from public.network_seq s where s.created_at >= w.at order by s.created_at limit 1),
+        (select max(seq) from public.network_seq)))
+      else ${cursor}::bigint end as after
+    from window_start w left join following f on true`;
+  return { after: Number(row.after), outdated: row.outdated };
+}
+
 // ---- listRepos
 
 export interface RepoListRow {

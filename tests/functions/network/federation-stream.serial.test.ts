@@ -2,7 +2,8 @@
 // the real client, @atproto/repo's verifiers): #sync where the protocol has it (joining, rejoining, a
 // reset, a new key) checked by a verifying consumer; a new signing key written to the directory; getBlob;
 // describeRepo's DID document; hostile sync parameters; the internal routes only at the function's own
-// address; and a subscriber that stops reading cut off with ConsumerTooSlow.
+// address; a cursor older than the backfill window told OutdatedCursor; and a subscriber that stops
+// reading cut off with ConsumerTooSlow.
 import assert from "node:assert/strict";
 import { AtpAgent } from "@atproto/api";
 import { verifyRepoCar } from "@atproto/repo";
@@ -28,7 +29,7 @@ const PNG = Uint8Array.from(
 /** the firehose's per-socket bound in this test (NETWORK_FIREHOSE_BUFFER) */
 const BUFFER = 64 * 1024;
 
-test("federation stream: #sync, a new signing key at the directory, getBlob, describeRepo, hostile input, internal routes, a slow consumer", async (t) => {
+test("federation stream: #sync, a new signing key at the directory, getBlob, describeRepo, hostile input, internal routes, the backfill window, a slow consumer", async (t) => {
   const federation = await startFederationHost(sql, { networkKeySecret: "a deployment secret for the stream tests", networkFirehoseBufferBytes: BUFFER });
   const { baseUrl, plcUrl, ctx, siteJwt, post, get } = federation;
   const key = await serviceKey(ctx);
@@ -253,6 +254,58 @@ test("federation stream: #sync, a new signing key at the directory, getBlob, des
         assert.equal((await deployed("/network/internal/firehose", key)).status, 200);
         assert.equal((await deployed("/network/internal/firehose")).status, 401);
         assert.equal((await deployed("/functions/v1/network/internal/firehose", key)).status, 200);
+      });
+
+      await t.step("a cursor older than the backfill window is told OutdatedCursor, then replayed from the window's first event, then live; one inside it is replayed without", async () => {
+        const newest = async () => Number((await sql<{ seq: string }[]>`select max(seq) as seq from public.network_seq`)[0].seq);
+        const posted = async (text: string) => (await agent.post({ text, createdAt: new Date().toISOString() })).cid;
+        const carries = (cid: string) => (f: Frame) => f.header.t === "#commit" && f.body.ops.some((o: any) => o.cid?.toString() === cid);
+        const before = await newest();
+        for (const n of [1, 2, 3, 4]) await posted(`the backfill window, ${n}`);
+        const made = (await sql<{ seq: string }[]>`select seq from public.network_seq where seq > ${before} order by seq`)
+          .map((r) => Number(r.seq));
+        // every event up to the second one made here falls out of the default day's window
+        const lastOutside = made[1];
+        const inWindow = made.filter((seq) => seq > lastOutside);
+        let agedThrough = lastOutside;
+        await sql`update public.network_seq set created_at = created_at - interval '2 days' where seq <= ${lastOutside}`;
+        try {
+          const outdated = consumer(baseUrl, before);
+          const current = consumer(baseUrl, lastOutside);
+          for (const c of [outdated, current]) await c.until((f) => f.body.seq === made.at(-1));
+          const [info, ...replayed] = outdated.frames;
+          assert.deepEqual(info.header, { op: 1, t: "#info" });
+          assert.equal(info.body.name, "OutdatedCursor");
+          assert.equal(typeof info.body.message, "string");
+          assert.deepEqual(replayed.slice(0, inWindow.length).map((f) => f.body.seq), inWindow);
+          assert.deepEqual(current.frames.slice(0, inWindow.length).map((f) => f.body.seq), inWindow);
+          const live = await posted("the backfill window, live");
+          for (const c of [outdated, current]) {
+            const frame = await c.until(carries(live));
+            const seqs = c.frames.slice(0, c.frames.indexOf(frame) + 1).filter((f) => f.header.t !== "#info").map((f) => f.body.seq);
+            assert.deepEqual(seqs, [...new Set(seqs)].sort((a, b) => a - b), "replay then live, each event once, in order");
+          }
+          assert.equal(outdated.frames.filter((f) => f.header.t === "#info").length, 1);
+          assert.ok(!current.frames.some((f) => f.header.t === "#info"), "a cursor inside the window is not outdated");
+          await outdated.close();
+          await current.close();
+
+          // with every event older than the window, an outdated cursor follows live only
+          const top = await newest();
+          await sql`update public.network_seq set created_at = created_at - interval '2 days'
+            where seq > ${lastOutside} and seq <= ${top}`;
+          agedThrough = top;
+          const stale = consumer(baseUrl, before);
+          await stale.until((f) => f.header.t === "#info");
+          const after = await posted("the backfill window, after it emptied");
+          const frame = await stale.until(carries(after));
+          assert.equal(stale.frames[0].body.name, "OutdatedCursor");
+          assert.ok(stale.frames.slice(1).every((f) => f.body.seq > top), "nothing from before the window");
+          assert.ok(stale.frames.indexOf(frame) > 0);
+          await stale.close();
+        } finally {
+          await sql`update public.network_seq set created_at = created_at + interval '2 days' where seq <= ${agedThrough}`;
+        }
       });
 
       await t.step("a subscriber that stops reading is cut off with ConsumerTooSlow; the others keep up", async () => {
