@@ -275,15 +275,13 @@ export interface SeqEvent {
   created_at: Date;
 }
 
-/** Appends an event; numbers are given under one lock, so they become visible in order. */
-export async function appendEvent(tx: Tx, event: { did: string; kind: SeqEvent["kind"]; body: Uint8Array }) {
-  // the notification rides on the insert's statement: one round trip less inside the repository lock
-  const [row] = await tx<{ seq: string }[]>`
-    with added as (
-      insert into public.network_seq (seq, did, kind, body)
-      values (public.network_next_seq(), ${event.did}, ${event.kind}, ${event.body}) returning seq)
-    select seq, pg_notify('network_seq', seq::text) from added`;
-  return Number(row.seq);
+/**
+ * Appends an event. Its number is given when the transaction commits (migration network_seq_at_commit),
+ * under one lock held through the commit alone, so numbers become visible in order and no write waits on
+ * another's whole transaction; the notification goes out with the number.
+ */
+export async function appendEvent(tx: Tx, event: { did: string; kind: SeqEvent["kind"]; body: Uint8Array }): Promise<void> {
+  await tx`insert into public.network_seq (did, kind, body) values (${event.did}, ${event.kind}, ${event.body})`;
 }
 
 export async function eventsAfter(db: Db, after: number, limit: number): Promise<SeqEvent[]> {

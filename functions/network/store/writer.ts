@@ -12,21 +12,19 @@ export interface RepoHead {
 }
 
 /**
- * Takes the member's repository head for this transaction (made on their first write), and whether they
- * joined the wider network (their writes are then projected onto a signed repository). One statement
- * once the head exists: the lock is the write path's one queue, so it holds it no longer than it must.
- */
-/**
- * Locks the writer's repository (made at `initial` on a first write) and says whether they joined the wider
- * network. The same statement marks the transaction as an API write, which projects inside itself, so the
- * queue's trigger need not ask the function to (one statement less on every write).
+ * Takes the member's repository head for this transaction (made at `initial` on their first write), and
+ * whether they joined the wider network (their writes are then projected onto a signed repository). One
+ * statement once the head exists: the lock is the write path's one queue, so it holds it no longer than it
+ * must. The same statement marks the transaction as an API write that projects the member inside itself,
+ * so the queue's trigger neither asks the function to project nor wakes the projectors for them.
  */
 export async function lockRepo(tx: Tx, personId: string, initial: RepoHead): Promise<RepoHead & { joined: boolean }> {
   const take = () =>
     tx<{ rev: string; commit_cid: string; joined: boolean }[]>`
       select r.rev, r.commit_cid,
         exists (select 1 from public.network_accounts a where a.person_id = r.person_id) as joined,
-        set_config('sitewire.network_project_called', 'here', true) as projecting_here
+        set_config('sitewire.network_project_called', 'here', true) as projecting_here,
+        set_config('sitewire.network_projecting', ${personId}, true) as projecting_for
       from public.network_repos r where r.person_id = ${personId} for update of r`;
   let [row] = await take();
   if (!row) {
