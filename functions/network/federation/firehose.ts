@@ -23,6 +23,17 @@ interface Framed {
   frame: Uint8Array;
 }
 
+/** The index of the first frame numbered after `seq` in frames sorted by number (their length if none). */
+export function firstAfter(frames: { seq: number }[], seq: number): number {
+  let low = 0, high = frames.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (frames[mid].seq > seq) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
 function frameOf(event: SeqEvent): Framed {
   return { seq: event.seq, frame: messageFrame(event.kind, event.seq, new Uint8Array(event.body)) };
 }
@@ -101,7 +112,11 @@ export class Firehose {
   }
 
   private async framesAfter(after: number): Promise<Framed[]> {
-    if (after >= this.ringFrom) return this.ring.filter((f) => f.seq > after).slice(0, PAGE);
+    if (after >= this.ringFrom) {
+      // every subscriber asks after every load: a search, not a pass over the whole ring each time
+      const from = firstAfter(this.ring, after);
+      return this.ring.slice(from, from + PAGE);
+    }
     return (await eventsAfter(this.ctx.sql, after, PAGE)).map(frameOf);
   }
 
