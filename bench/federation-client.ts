@@ -1,0 +1,126 @@
+// The federation bench's clients, in a worker thread of their own: the writers (one app per joined
+// member), the consumer that verifies every commit and the subscribers that time each frame. A relay and
+// the apps are other machines; run on the host's thread they would take its time from the server they
+// measure (fifty frame decodes and a signature check for every commit). Every time is this thread's own
+// clock, so "sent" and "delivered" are compared on one clock.
+import { AtpAgent } from "@atproto/api";
+import { readFrame } from "../functions/network/federation/events.ts";
+import { verifyCommitEvent } from "../tests/helpers/firehose.ts";
+
+export interface FederationPlan {
+  baseUrl: string;
+  writers: { did: string; didKey: string; handle: string; password: string }[];
+  commits: number;
+  subscribers: number;
+  patienceMs: number;
+  /** after the run at full speed, this many commits sent at `pacedRate` a second, for latency alone */
+  pacedCommits: number;
+  pacedRate: number;
+}
+
+export type FederationOutcome =
+  | { ok: true; writtenMs: number; totalMs: number; delivered: number[]; pacedDelivered: number[]; verified: number }
+  | { ok: false; error: string };
+
+async function run(plan: FederationPlan): Promise<FederationOutcome> {
+  const keyOf = new Map(plan.writers.map((w) => [w.did, w.didKey]));
+  const agents = await Promise.all(plan.writers.map(async (w) => {
+    const agent = new AtpAgent({ service: plan.baseUrl });
+    await agent.login({ identifier: w.handle, password: w.password });
+    return { did: w.did, agent };
+  }));
+
+  const started = new Map<string, number>(); // op path → when its write was sent
+  let delivered: number[] = [];
+  const sockets: WebSocket[] = [];
+  let verified = 0;
+  let verifying = Promise.resolve();
+  let rejected: unknown;
+  let allVerified!: () => void;
+  const done = new Promise<void>((resolve) => (allVerified = resolve));
+  const url = `${plan.baseUrl.replace("http", "ws")}/xrpc/com.atproto.sync.subscribeRepos`;
+  const open = (onFrame: (frame: ReturnType<typeof readFrame>) => void) =>
+    new Promise<void>((resolve, reject) => {
+      const socket = new WebSocket(url);
+      socket.binaryType = "arraybuffer";
+      socket.onopen = () => resolve();
+      socket.onerror = () => reject(new Error("a subscriber could not connect"));
+      socket.onmessage = (e) => onFrame(readFrame(new Uint8Array(e.data as ArrayBuffer)));
+      sockets.push(socket);
+    });
+  const pathOf = (frame: ReturnType<typeof readFrame>) => (frame.body.ops as { path: string }[])[0]?.path ?? "";
+
+  try {
+    await open((frame) => {
+      if (frame.header.t !== "#commit") return;
+      verifying = verifying.then(async () => {
+        const didKey = keyOf.get(frame.body.repo as string);
+        if (!didKey) return; // another member's commit: not one of the bench's
+        await verifyCommitEvent(frame.body, didKey);
+        if (started.has(pathOf(frame)) && ++verified === plan.commits) allVerified();
+      }).catch((error) => {
+        rejected = error;
+        allVerified();
+      });
+    });
+    for (let i = 0; i < plan.subscribers; i++) {
+      await open((frame) => {
+        if (frame.header.t !== "#commit") return;
+        const t0 = started.get(pathOf(frame));
+        if (t0 !== undefined) delivered.push(performance.now() - t0);
+      });
+    }
+    await new Promise((r) => setTimeout(r, 300)); // every subscriber is live
+
+    let next = 0;
+    const post = ({ did, agent }: (typeof agents)[number]) => {
+      const rkey = `3${crypto.randomUUID().replace(/[^a-z2-7]/g, "").padEnd(12, "a").slice(0, 12)}`;
+      started.set(`app.bsky.feed.post/${rkey}`, performance.now());
+      return agent.com.atproto.repo.createRecord({
+        repo: did,
+        collection: "app.bsky.feed.post",
+        rkey,
+        record: { $type: "app.bsky.feed.post", text: `bench ${++next}`, createdAt: new Date().toISOString() },
+      });
+    };
+    const t0 = performance.now();
+    await Promise.all(agents.map(async (writer) => {
+      while (next < plan.commits) await post(writer);
+    }));
+    const writtenMs = performance.now() - t0;
+    let patience: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      done,
+      new Promise((_, reject) => (patience = setTimeout(() => reject(new Error("the consumer fell behind")), plan.patienceMs))),
+    ]).finally(() => clearTimeout(patience)); // a pending timer would hold the worker open for its whole span
+    if (rejected) throw rejected;
+    const totalMs = performance.now() - t0;
+    const saturated = delivered;
+
+    // Latency at a steady rate below the ceiling: at full speed a frame's wait is mostly the writes queued
+    // ahead of it, which says how busy the server is rather than how fast the stream is.
+    delivered = [];
+    const sends: Promise<unknown>[] = [];
+    for (let i = 0; i < plan.pacedCommits; i++) {
+      sends.push(post(agents[i % agents.length]));
+      await new Promise((r) => setTimeout(r, 1000 / plan.pacedRate));
+    }
+    await Promise.all(sends);
+    const expected = plan.pacedCommits * plan.subscribers;
+    const deadline = performance.now() + 10_000;
+    while (delivered.length < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return { ok: true, writtenMs, totalMs, delivered: saturated, pacedDelivered: delivered, verified };
+  } finally {
+    for (const socket of sockets) socket.close();
+  }
+}
+
+(self as unknown as Worker).onmessage = async (e: MessageEvent<FederationPlan>) => {
+  let outcome: FederationOutcome;
+  try {
+    outcome = await run(e.data);
+  } catch (error) {
+    outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  (self as unknown as Worker).postMessage(outcome);
+};
