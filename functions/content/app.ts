@@ -42,6 +42,8 @@ import { graphqlRoutes } from "./graphql/routes.ts";
 
 export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
   const app = new Hono<ContentEnv>({ strict: false });
+  // delivery's REST reads and GraphQL keep their answers in one budget, under the same versions
+  const answers = answerCache(ctx.sql, ctx.config.answerCacheBytes);
   app.use("*", requestId("X-Contentful-Request-Id"));
   // the analytics routes answer in PostHog's envelope: they install their own (routes/analytics.ts)
   const refusal = answerEntryRefusal((method) =>
@@ -86,7 +88,7 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
   const openapi = openApiHandler(ctx);
   app.get("/openapi.json", openapi);
   app.get("/content/v1/openapi.json", openapi);
-  app.route("/content/v1/spaces/:space", graphqlRoutes(ctx));
+  app.route("/content/v1/spaces/:space", graphqlRoutes(ctx, answers));
 
   app.get("/media/:space/:asset/:hash/:file", mediaHandler(ctx));
   app.post("/sweep-uploads", sweepHandler(ctx));
@@ -147,7 +149,7 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
     space.route("/environments/:environment", routes);
     space.route("/", routes);
   }
-  const reads = deliveryRoutes(ctx, answerCache(ctx.sql, ctx.config.answerCacheBytes));
+  const reads = deliveryRoutes(ctx, answers);
   space.route("/environments/:environment", reads);
   space.route("/", reads);
 

@@ -4,6 +4,7 @@
 // (and the same without /environments/master, as Contentful answers). Keys as for delivery: Bearer or
 // access_token, same rate limits; errors leave in the GraphQL envelope (graphql/envelope.ts).
 import { type Context, Hono } from "hono";
+import type { AnswerCache, KeptAnswer } from "../../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { readBodyText } from "../../../shared/http.ts";
 import { defaultLocale } from "../../../shared/site.ts";
@@ -63,7 +64,20 @@ async function readRequest(c: Context<ContentEnv>): Promise<GraphqlRequest> {
   };
 }
 
-export function graphqlRoutes(ctx: FunctionContext): Hono<ContentEnv> {
+/**
+ * What a GraphQL answer is kept under: what the caller's key may read (the stage is the scope, gated
+ * bodies here) and the request itself. The same query reads the same data, so its answer changes only
+ * when content does, as delivery's REST answers.
+ */
+function answerKey(c: Context<ContentEnv>, request: GraphqlRequest): string {
+  const reach = c.get("access").gated ? "gated" : "open";
+  return `graphql ${reach} ${JSON.stringify([request.query, request.variables ?? null, request.operationName ?? null])}`;
+}
+
+const sendGraphql = (answer: KeptAnswer) =>
+  new Response(answer.body, { headers: { "Content-Type": answer.contentType } });
+
+export function graphqlRoutes(ctx: FunctionContext, answers: AnswerCache): Hono<ContentEnv> {
   const app = new Hono<ContentEnv>({ strict: false });
   app.onError(graphqlErrorHandler);
   app.use("*", contentAccess(ctx));
@@ -89,15 +103,25 @@ export function graphqlRoutes(ctx: FunctionContext): Hono<ContentEnv> {
       );
     }
     const request = await readRequest(c);
+    const access = c.get("access");
+    // answers are kept per version of the stage, as delivery's (routes/delivery.ts): only whole answers
+    // without errors, since an error names its request
+    const version = access.answerVersion;
+    const scope = `content:${access.stage}`;
+    const key = version === undefined ? undefined : answerKey(c, request);
+    const kept = key === undefined ? undefined : answers.get(scope, version!, key);
+    if (kept) return sendGraphql(kept);
     const site = c.get("site");
     const result = await runGraphql({
       db: ctx.sql,
       site,
-      access: c.get("access"),
+      access,
       shape: await shapeContext(ctx, c, defaultLocale(site).code),
       publicUrl: ctx.config.publicUrl,
     }, request);
-    return c.json(answerBody(result, c.get("requestId")));
+    const built: KeptAnswer = { body: JSON.stringify(answerBody(result, c.get("requestId"))), etag: "", contentType: "application/json" };
+    if (key !== undefined && !result.errors?.length) answers.put(scope, version!, key, built);
+    return sendGraphql(built);
   };
   const addresses = ["/", "/environments/:environment"];
   app.on(["GET", "POST"], addresses, answer);

@@ -1,7 +1,8 @@
-// Kept delivery answers (shared/answer-cache.ts) across instances: two hosts over one database, each with
-// its own pool and its own memory, the way two deployed instances are. A publish through one is read at
-// once through the other, round after round, with the old answer kept on both just before; a kept answer
-// is really what is served while its version stands; every hit still counts against the key's limits.
+// Kept delivery answers, REST and GraphQL (shared/answer-cache.ts), across instances: two hosts over one
+// database, each with its own pool and its own memory, the way two deployed instances are. A publish
+// through one is read at once through the other, round after round, with the old answer kept on both
+// just before; a kept answer is really what is served while its version stands; every hit still counts
+// against the key's limits.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { testDatabaseUrl } from "../../helpers/db.ts";
@@ -20,6 +21,7 @@ function secondHost() {
   const served = serveTestHost(pool, { host: "127.0.0.1", overrides: { ...host.ctx.config, publicUrl: host.baseUrl } });
   return {
     env: `${served.baseUrl}/api/content/spaces/${host.space}/environments/master`,
+    graphql: `${served.baseUrl}/api/content/content/v1/spaces/${host.space}/environments/master`,
     async close() {
       await served.close();
       await pool.end();
@@ -28,6 +30,19 @@ function secondHost() {
 }
 
 const envA = `${host.baseUrl}/api/content/spaces/${host.space}/environments/master`;
+const graphqlA = `${host.baseUrl}/api/content/content/v1/spaces/${host.space}/environments/master`;
+
+/** An article's title through GraphQL. */
+async function titleByGraphql(url: string, key: string, id: string): Promise<string | undefined> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ query: `{ article(id: ${JSON.stringify(id)}) { title } }` }),
+  });
+  const body = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return body.data?.article?.title ?? undefined;
+}
 
 async function read(url: string, key: string) {
   const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
@@ -69,6 +84,9 @@ test("a publish through one instance is read at once through another, round afte
             assert.equal((await read(list(env), reader)).body.items[0].fields.title, title);
           }
         }
+        for (const graphql of [graphqlA, b.graphql]) {
+          for (let i = 0; i < 2; i++) assert.equal(await titleByGraphql(graphql, reader, id), title);
+        }
         // the change, published through A
         const next = unique(`Round ${round}`);
         const saved = await call("PUT", `${envA}/entries/${id}`, management, {
@@ -97,11 +115,15 @@ test("a publish through one instance is read at once through another, round afte
             `round ${round}: the list`,
           );
         }
+        for (const graphql of [b.graphql, graphqlA]) {
+          assert.equal(await titleByGraphql(graphql, reader, id), next, `round ${round}: GraphQL`);
+        }
       }
       // unpublished through A: gone from Delivery on B at once
       assert.equal((await call("DELETE", `${envA}/entries/${id}/published`, management)).status, 200);
       assert.equal((await read(`${b.env}/entries/${id}`, readers[0])).status, 404);
       assert.equal((await read(list(b.env), readers[0])).body.items.length, 0);
+      assert.equal(await titleByGraphql(b.graphql, readers[0], id), undefined);
       assert.equal((await call("DELETE", `${envA}/entries/${id}`, management)).status, 204);
     });
   } finally {
@@ -114,9 +136,11 @@ test("a kept answer is what is served while its version stands, and every hit st
   const [entry] = await sql<{ id: string; fields: Record<string, Record<string, unknown>> }[]>`
     select id, fields from public.content_entries where stage = 'published' and model_id = 'article' order by id limit 1`;
   const url = `${envA}/entries/${entry.id}?locale=en-US`;
+  const graphqlFirst = await titleByGraphql(graphqlA, key, entry.id); // GraphQL keeps its answer too
   const first = await read(url, key);
   assert.equal(first.status, 200);
   const title = first.body.fields.title;
+  assert.equal(graphqlFirst, title);
   const marked = `${title} (changed behind the versions' back)`;
   // a change that bumps no version (triggers off for this one statement) is not seen while the
   // answer is kept: the answer comes from memory, not from the database
@@ -133,10 +157,12 @@ test("a kept answer is what is served while its version stands, and every hit st
     // the rate windows counted both reads
     const hour = (r: { headers: Headers }) => Number(r.headers.get("x-contentful-ratelimit-hour-remaining"));
     assert.equal(hour(first) - hour(second), 1);
+    assert.equal(await titleByGraphql(graphqlA, key, entry.id), title, "GraphQL's kept answer");
     assert.equal(Number(second.headers.get("x-contentful-ratelimit-second-remaining")) <= 76, true);
     // once the version moves, the next read builds the answer again
     await sql`select public.bump_answer_versions(array['content:published'])`;
     assert.equal((await read(url, key)).body.fields.title, marked);
+    assert.equal(await titleByGraphql(graphqlA, key, entry.id), marked);
     // a conditional read of the kept answer is a 304
     const etag = (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).headers.get("etag")!;
     const conditional = await fetch(url, {
