@@ -34,6 +34,12 @@ const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).f
 const wants = (part: string) => !ONLY?.length || ONLY.includes(part);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
 
+/** The reference PDS's createRecord rate at 16 writers, measured by the network part of this same run. */
+function referenceCreateRate(network: Record<string, unknown> | undefined): number | undefined {
+  const reference = network?.reference as { create_per_second_c16?: number } | undefined;
+  return reference?.create_per_second_c16;
+}
+
 async function measure(label: string, run: () => Promise<unknown>, iterations = ITERATIONS): Promise<number> {
   for (let i = 0; i < Math.min(5, iterations); i++) await run(); // warm-up
   const samples: number[] = [];
@@ -243,8 +249,9 @@ await runCli(async () => {
   if (wants("scheduling")) results.push(await benchScheduling(sql, baseUrl, measure));
   if (wants("forms")) results.push(await benchForms(sql, baseUrl, measure));
   if (wants("storefront")) results.push(...await benchStorefront(sql, baseUrl, measure));
-  if (wants("network")) results.push(await benchNetwork(sql, baseUrl));
-  if (wants("federation")) results.push(await benchFederation(sql));
+  const network = wants("network") ? await benchNetwork(sql, baseUrl) : undefined;
+  if (network) results.push(network);
+  if (wants("federation")) results.push(await benchFederation(sql, referenceCreateRate(network)));
   if (wants("support")) results.push(...await benchSupport(url));
   if (wants("images")) results.push(await benchImages(sql, ctx.storage, baseUrl));
   if (wants("webhooks")) results.push(await benchWebhooks(sql, url));

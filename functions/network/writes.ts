@@ -103,7 +103,10 @@ export async function applyWrites(
       for (const write of prepared) results.push(await applyOne(tx, site, viewer, write, options.now));
       // a joined member's write becomes a signed commit of their repository in this same transaction
       // (only theirs are queued: the queueing trigger skips members without an account)
-      const projected = head.joined ? await projectQueuedOf(ctx.config, tx, site, viewer.id, options.now) : undefined;
+      const written = prepared.map((write) => `${write.op.collection}/${write.rkey}`);
+      const projected = head.joined
+        ? await projectQueuedOf(ctx.config, tx, site, viewer.id, options.now, written)
+        : undefined;
       if (projected) return { results, commit: projected };
       const rev = TID.nextStr(head.rev);
       const commit = {

@@ -61,6 +61,9 @@ export function project(
 
 // Every API write of a joined member runs this inside its repository lock, so the reads that do not wait
 // on each other are sent together (one connection pipelines them, in order) rather than one round trip each.
+// `likely` are the paths the caller expects to find queued (what its write touched): their rows and
+// record cids are read in the same round trip as the queue itself, and only paths queued beyond them
+// (the admin's edits waiting, rows a trigger touched) cost another.
 async function projectPaths(
   config: RuntimeConfig,
   tx: Tx,
@@ -68,15 +71,23 @@ async function projectPaths(
   personId: string,
   pathsToCome: Promise<string[] | undefined>,
   now: Date,
+  likely: string[] = [],
 ): Promise<Head | undefined> {
-  const [account, head, paths] = await Promise.all([accountOf(tx, personId), lockHead(tx, personId), pathsToCome]);
+  const [account, head, paths, likelyWanted, likelyHeld] = await Promise.all([
+    accountOf(tx, personId),
+    lockHead(tx, personId),
+    pathsToCome,
+    likely.length ? tableRecords(tx, personId, likely) : undefined,
+    likely.length ? recordCidsAt(tx, personId, likely) : undefined,
+  ]);
   if (!account || account.status !== "active") return undefined;
   const keypair = await openKey(config.networkKeySecret, account.signing_key);
   if (paths?.includes("")) await projectAccount(config, tx, site, account, keypair, now);
   const recordPaths = paths?.filter((p) => p !== "");
   const fresh = !head?.data_cid;
   const scope = fresh ? undefined : recordPaths;
-  const [wanted, held] = await Promise.all([
+  const readAlready = likelyWanted && likelyHeld && scope?.every((path) => likely.includes(path));
+  const [wanted, held] = readAlready ? [likelyWanted, likelyHeld] : await Promise.all([
     tableRecords(tx, personId, scope),
     fresh
       ? clearRepository(tx, personId).then(() => new Map<string, string>())
@@ -187,15 +198,19 @@ export async function appendSync(tx: Tx, storage: PgRepoStorage, did: string, he
   });
 }
 
-/** Projects what an app's write just queued for its writer, inside the write's own transaction. */
+/**
+ * Projects what an app's write just queued for its writer, inside the write's own transaction; `written`
+ * are the paths the write touched (read along with the queue).
+ */
 export async function projectQueuedOf(
   config: RuntimeConfig,
   tx: Tx,
   site: ProjectionSite,
   personId: string,
   now: Date,
+  written: string[] = [],
 ): Promise<Head | undefined> {
-  return await projectPaths(config, tx, site, personId, takeQueuedOf(tx, personId), now);
+  return await projectPaths(config, tx, site, personId, takeQueuedOf(tx, personId), now, written);
 }
 
 function dataCidOf(commitBytes: Uint8Array): string {
