@@ -194,17 +194,34 @@ export class RequestTooLarge extends Error {
   }
 }
 
-/** A request's body as text, read no further than `limit` bytes (RequestTooLarge beyond). */
+/**
+ * A body whose bytes are not UTF-8. Each API answers it as a bad request in its own envelope: decoding
+ * leniently would store replacement characters in place of what the client sent, and a signed body
+ * would no longer be the bytes that were signed.
+ */
+export class BodyNotUtf8 extends Error {
+  constructor() {
+    super("The request body is not valid UTF-8.");
+  }
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A request's body as text, read no further than `limit` bytes (RequestTooLarge beyond, BodyNotUtf8 if not UTF-8). */
 export async function readBodyText(request: Request, limit = MAX_REQUEST_BODY_BYTES): Promise<string> {
   if (Number(request.headers.get("content-length") ?? 0) > limit) throw new RequestTooLarge(limit);
   const bytes = await readUpTo(request.body, limit);
   if (!bytes) throw new RequestTooLarge(limit);
-  return new TextDecoder().decode(bytes);
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new BodyNotUtf8();
+  }
 }
 
 /**
  * Reads a JSON body; undefined when the body is empty, a SyntaxError when it is not JSON,
- * RequestTooLarge past MAX_REQUEST_BODY_BYTES.
+ * RequestTooLarge past MAX_REQUEST_BODY_BYTES, BodyNotUtf8 when its bytes are not UTF-8.
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const text = await readBodyText(request);
@@ -225,7 +242,7 @@ export async function readJsonObject(
     body = await readJsonBody(request);
   } catch (error) {
     if (error instanceof RequestTooLarge) throw error;
-    throw refuse("The body is not valid JSON.");
+    throw refuse(error instanceof BodyNotUtf8 ? error.message : "The body is not valid JSON.");
   }
   if (body === undefined) return {};
   if (typeof body !== "object" || body === null || Array.isArray(body)) {

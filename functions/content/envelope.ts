@@ -2,7 +2,7 @@
 // Handlers throw ContentError; the app's onError turns anything thrown into this envelope.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { RequestTooLarge } from "../../shared/http.ts";
+import { BodyNotUtf8, RequestTooLarge } from "../../shared/http.ts";
 
 export const DELIVERY_MEDIA_TYPE = "application/vnd.contentful.delivery.v1+json";
 export const MANAGEMENT_MEDIA_TYPE = "application/vnd.contentful.management.v1+json";
@@ -92,6 +92,7 @@ export function contentErrorHandler(error: Error, c: Context): Response {
   let failure: ContentError;
   if (error instanceof ContentError) failure = error;
   else if (error instanceof RequestTooLarge) failure = new ContentError("PayloadTooLarge", error.message);
+  else if (error instanceof BodyNotUtf8) failure = new ContentError("BadQuery", error.message);
   else if (error instanceof HTTPException && error.status < 500) {
     failure = new ContentError(error.status === 404 ? "NotFound" : "BadQuery", error.message || undefined);
   } else {

@@ -4,7 +4,7 @@
 // `description` from the body, it never sees the status).
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { RequestTooLarge } from "../../shared/http.ts";
+import { BodyNotUtf8, RequestTooLarge } from "../../shared/http.ts";
 import { ArgumentError } from "./domain/arguments.ts";
 import { DefinitionError } from "./domain/definition.ts";
 import { DocumentError } from "./domain/document.ts";
@@ -87,6 +87,7 @@ export function errorResponse(error: FormsError, requestId?: string): Response {
 export function fromDomainError(error: unknown): FormsError | undefined {
   if (error instanceof FormsError) return error;
   if (error instanceof RequestTooLarge) return new FormsError("PAYLOAD_TOO_LARGE", error.message);
+  if (error instanceof BodyNotUtf8) return invalid(error.message, "body", "body");
   if (error instanceof ArgumentError) return invalid(error.message, error.argument, error.where);
   if (error instanceof AnswerError) return invalid(error.message, error.ref, "body");
   if (error instanceof DefinitionError || error instanceof DocumentError) {

@@ -3,7 +3,7 @@
 // whose segments Postgres could store too (nothing can be named otherwise). The checks are shared/input-text.ts'; the refusals
 // are in the forms envelope.
 import type { MiddlewareHandler } from "hono";
-import { readJsonBody, RequestTooLarge } from "../../shared/http.ts";
+import { BodyNotUtf8, readJsonBody, RequestTooLarge } from "../../shared/http.ts";
 import {
   type JsonProblem,
   jsonProblem,
@@ -43,7 +43,7 @@ export async function readBody(
   try {
     body = await readJsonBody(request);
   } catch (error) {
-    if (error instanceof RequestTooLarge) throw error;
+    if (error instanceof RequestTooLarge || error instanceof BodyNotUtf8) throw error;
     throw invalid("The body is not valid JSON.", "body", "body");
   }
   const problem = jsonProblem(body);

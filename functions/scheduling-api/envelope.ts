@@ -3,7 +3,7 @@
 // onError turns anything thrown into this envelope, so no stack trace or plain-text error leaves.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { RequestTooLarge } from "../../shared/http.ts";
+import { BodyNotUtf8, RequestTooLarge } from "../../shared/http.ts";
 
 export type SchedulingErrorCode =
   | "BAD_REQUEST"
@@ -112,6 +112,7 @@ export function schedulingErrorHandler(error: Error, c: Context): Response {
   let failure: SchedulingError;
   if (error instanceof SchedulingError) failure = error;
   else if (error instanceof RequestTooLarge) failure = new SchedulingError("PAYLOAD_TOO_LARGE", error.message);
+  else if (error instanceof BodyNotUtf8) failure = badRequest(error.message);
   else if (error instanceof SyntaxError) failure = badRequest("The body is not valid JSON.");
   else if (error instanceof HTTPException && error.status < 500) {
     failure = new SchedulingError(

@@ -3,7 +3,7 @@
 // this shape, so no client ever sees a stack trace or a plain-text error.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { MAX_REQUEST_BODY_BYTES, readBodyText, RequestTooLarge } from "../../shared/http.ts";
+import { BodyNotUtf8, MAX_REQUEST_BODY_BYTES, readBodyText, RequestTooLarge } from "../../shared/http.ts";
 import { unstorablePath } from "./domain/input.ts";
 
 export class StoreError extends Error {
@@ -40,7 +40,9 @@ export async function bodyText(request: Request): Promise<string> {
   try {
     return await readBodyText(request);
   } catch (error) {
-    throw error instanceof RequestTooLarge ? tooLarge() : error;
+    if (error instanceof RequestTooLarge) throw tooLarge();
+    if (error instanceof BodyNotUtf8) throw badRequest(error.message);
+    throw error;
   }
 }
 

@@ -168,6 +168,41 @@ test("malformed bodies never get a 5xx or a runtime's message", async () => {
   assert.deepEqual(failures, []);
 });
 
+test("a body that is not UTF-8 is refused in each API's envelope, never taken with replacement characters", async () => {
+  // requests each API would take, but for one string whose bytes are not UTF-8 (0xff 0xfe)
+  const BAD = "@@not-utf8@@";
+  const send = async (path: string, kind: KeyKind | undefined, method: string, body: unknown) => {
+    const text = JSON.stringify(body); // ASCII: a character is a byte
+    const at = text.indexOf(BAD);
+    const raw = new Uint8Array([...encoder.encode(text.slice(0, at)), 0xff, 0xfe, ...encoder.encode(text.slice(at + BAD.length))]);
+    const res = await fetch(`${host.baseUrl}${path}`, {
+      method,
+      headers: { ...headersFor(kind, kind && await host.key(kind)), "content-type": "application/json" },
+      body: raw,
+    });
+    return { status: res.status, text: await res.text() };
+  };
+  const graphqlContent = `/api/content/content/v1/spaces/${host.space}/environments/master`;
+  const cases: [string, Promise<{ status: number; text: string }>][] = [
+    ["content GraphQL", send(graphqlContent, "delivery", "POST", { query: "{ __typename }", extensions: { note: BAD } })],
+    ["store GraphQL", send("/api/2024-10/graphql.json", "storefront", "POST", { query: "{ shop { name } }", extensions: { note: BAD } })],
+    ["scheduling webhook", send("/api/scheduling/v2/webhooks", "scheduling", "POST", {
+      subscriberUrl: "http://127.0.0.1:9/utf8",
+      triggers: ["BOOKING_CREATED"],
+      active: false,
+      payloadTemplate: BAD,
+    })],
+    ["forms webhook", send("/api/forms/feedback/webhooks/utf8", "forms", "PUT", { url: "http://127.0.0.1:9/utf8", enabled: false, secret: BAD })],
+    ["protocol sign-in", send("/xrpc/com.atproto.server.createSession", undefined, "POST", { identifier: BAD, password: "x" })],
+    ["desk contact", send(`/api/desk/public/api/v1/inboxes/${host.space}/contacts`, undefined, "POST", { name: BAD })],
+  ];
+  for (const [label, answer] of cases) {
+    const { status, text } = await answer;
+    assert.equal(status, 400, `${label}: ${status} ${text.slice(0, 300)}`);
+    assert.match(text, /UTF-8/, label);
+  }
+});
+
 // The protocol server's methods sit behind one documented path (/xrpc/{nsid}): each is probed by name,
 // as nobody and as a member (the site's own session), through GET and POST alike.
 const XRPC_PARAMS = ["actor", "actors", "uri", "uris", "cursor", "limit", "repo", "collection", "rkey", "did", "handle",

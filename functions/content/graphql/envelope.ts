@@ -6,7 +6,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { GraphQLError } from "graphql";
 import { presentedToken } from "../../../shared/gate.ts";
-import { RequestTooLarge } from "../../../shared/http.ts";
+import { BodyNotUtf8, RequestTooLarge } from "../../../shared/http.ts";
 import { ContentError, type ContentErrorId } from "../envelope.ts";
 
 const STATUS = {
@@ -134,6 +134,7 @@ export function graphqlErrorHandler(error: Error, c: Context): Response {
   let failure: GraphqlFailure;
   if (error instanceof GraphqlFailure) failure = error;
   else if (error instanceof RequestTooLarge) failure = new GraphqlFailure("PAYLOAD_TOO_LARGE", error.message);
+  else if (error instanceof BodyNotUtf8) failure = new GraphqlFailure("INVALID_QUERY", error.message);
   else if (error instanceof ContentError) {
     let code = FROM_CONTENT_ERROR[error.id] ?? "INTERNAL_SERVER_ERROR";
     if (code === "ACCESS_TOKEN_INVALID" && !presentedToken(c.req.raw)) code = "ACCESS_TOKEN_MISSING";

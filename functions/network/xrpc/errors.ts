@@ -1,7 +1,7 @@
 // The protocol server's one error translator: every failure leaves as an XRPC error body
 // `{ error, message }` with the status the real clients expect for that name (reference §1, §10).
 import type { Context } from "hono";
-import { RequestTooLarge } from "../../../shared/http.ts";
+import { BodyNotUtf8, RequestTooLarge } from "../../../shared/http.ts";
 
 export class XrpcError extends Error {
   constructor(readonly status: number, readonly error: string, message: string) {
@@ -33,6 +33,7 @@ export function xrpcErrorBody(error: unknown): { status: number; body: { error: 
   if (error instanceof RequestTooLarge) {
     return { status: 413, body: { error: "PayloadTooLarge", message: error.message } };
   }
+  if (error instanceof BodyNotUtf8) return { status: 400, body: { error: "InvalidRequest", message: error.message } };
   const code = (error as { code?: unknown })?.code;
   if (code === DATABASE_REFUSAL) {
     return { status: 400, body: { error: "InvalidRecord", message: (error as Error).message } };

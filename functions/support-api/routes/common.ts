@@ -8,8 +8,6 @@ import { type MessageInput, readMessageForm } from "../attachments.ts";
 /** The most a JSON body may carry (Chatwoot's own limit on a JSON request is about this). */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
 /**
  * A JSON object body ({} when empty) of at most 1 MB (413), with text Postgres cannot hold refused (400),
  * and bytes that are not UTF-8 refused too (400) rather than kept as replacement characters.
@@ -17,11 +15,7 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 export async function readBody(c: Context): Promise<Record<string, unknown>> {
   const bytes = await readUpTo(c.req.raw.body, MAX_JSON_BODY_BYTES);
   if (!bytes) throw new SupportError(413, "The body is larger than 1 MB.");
-  try {
-    strictUtf8.decode(bytes);
-  } catch {
-    throw badRequest("The body is not valid UTF-8.");
-  }
+  // readJsonObject refuses bytes that are not UTF-8 as well as text that is not JSON
   const body = await readJsonObject(new Request(c.req.url, { method: "POST", body: bytes as BodyInit }), badRequest);
   const problem = jsonProblem(body);
   if (problem) throw badRequest(`${jsonPathText(problem.path) || "The body"} ${problem.why}.`);
