@@ -74,8 +74,20 @@ function answerKey(c: Context<ContentEnv>, request: GraphqlRequest): string {
   return `graphql ${reach} ${JSON.stringify([request.query, request.variables ?? null, request.operationName ?? null])}`;
 }
 
-const sendGraphql = (answer: KeptAnswer) =>
-  new Response(answer.body, { headers: { "Content-Type": answer.contentType } });
+/**
+ * Where a kept answer names its request: an answer with errors (a link that does not resolve, a field
+ * the key may not read) is as cacheable as one without, but each error carries the id of the request
+ * that got it. The kept copy holds this marker instead (random, so no content can spell it), and each
+ * request that takes the copy puts in its own id.
+ */
+const KEPT_REQUEST_ID = JSON.stringify(`\u0001request-${crypto.randomUUID()}\u0001`).slice(1, -1);
+const idInJson = (requestId: string) => JSON.stringify(requestId).slice(1, -1);
+
+const sendGraphql = (answer: KeptAnswer, requestId: string) =>
+  new Response(
+    answer.body.includes(KEPT_REQUEST_ID) ? answer.body.replaceAll(KEPT_REQUEST_ID, idInJson(requestId)) : answer.body,
+    { headers: { "Content-Type": answer.contentType } },
+  );
 
 export function graphqlRoutes(ctx: FunctionContext, answers: AnswerCache): Hono<ContentEnv> {
   const app = new Hono<ContentEnv>({ strict: false });
@@ -104,13 +116,12 @@ export function graphqlRoutes(ctx: FunctionContext, answers: AnswerCache): Hono<
     }
     const request = await readRequest(c);
     const access = c.get("access");
-    // answers are kept per version of the stage, as delivery's (routes/delivery.ts): only whole answers
-    // without errors, since an error names its request
+    // answers are kept per version of the stage, as delivery's (routes/delivery.ts)
     const version = access.answerVersion;
     const scope = `content:${access.stage}`;
     const key = version === undefined ? undefined : answerKey(c, request);
     const kept = key === undefined ? undefined : answers.get(scope, version!, key);
-    if (kept) return sendGraphql(kept);
+    if (kept) return sendGraphql(kept, c.get("requestId"));
     const site = c.get("site");
     const result = await runGraphql({
       db: ctx.sql,
@@ -119,9 +130,16 @@ export function graphqlRoutes(ctx: FunctionContext, answers: AnswerCache): Hono<
       shape: await shapeContext(ctx, c, defaultLocale(site).code),
       publicUrl: ctx.config.publicUrl,
     }, request);
-    const built: KeptAnswer = { body: JSON.stringify(answerBody(result, c.get("requestId"))), etag: "", contentType: "application/json" };
-    if (key !== undefined && !result.errors?.length) answers.put(scope, version!, key, built);
-    return sendGraphql(built);
+    const requestId = c.get("requestId");
+    const body = answerBody(result, requestId);
+    const text = JSON.stringify(body);
+    // an internal failure is never kept: the next request tries again
+    const internal = body.errors?.some((e) => e.extensions.contentful.code === "INTERNAL_SERVER_ERROR");
+    if (key !== undefined && !internal) {
+      const keptText = body.errors ? text.replaceAll(idInJson(requestId), KEPT_REQUEST_ID) : text;
+      answers.put(scope, version!, key, { body: keptText, etag: "", contentType: "application/json" });
+    }
+    return sendGraphql({ body: text, etag: "", contentType: "application/json" }, requestId);
   };
   const addresses = ["/", "/environments/:environment"];
   app.on(["GET", "POST"], addresses, answer);

@@ -199,3 +199,41 @@ test("answers are kept apart by what the key may read: gated bodies never reach 
   assert.deepEqual((await read(url, gated)).body.fields, full.body.fields);
   assert.deepEqual((await read(url, open)).body.fields, held.body.fields);
 });
+
+test("a kept GraphQL answer with errors names the request that takes it, not the one that built it", async () => {
+  const { key: management } = await makerKey();
+  const key = await host.key("delivery");
+  await inCloudMode(async () => {
+    // a published article whose related list links to an entry that is not published: a link that
+    // does not resolve, which GraphQL answers with the data it has and an error
+    const draft = await call("POST", `${envA}/entries`, management, { fields: { title: { "en-US": unique("Draft") } } }, ARTICLE);
+    assert.equal(draft.status, 201, JSON.stringify(draft.body));
+    const linking = await call("POST", `${envA}/entries`, management, {
+      fields: {
+        title: { "en-US": unique("Linking") },
+        related: { "en-US": [{ sys: { type: "Link", linkType: "Entry", id: draft.body.sys.id } }] },
+      },
+    }, ARTICLE);
+    assert.equal(linking.status, 201, JSON.stringify(linking.body));
+    const published = await call("PUT", `${envA}/entries/${linking.body.sys.id}/published`, management, undefined, version(linking.body.sys.version));
+    assert.equal(published.status, 200, JSON.stringify(published.body));
+    const ask = async () => {
+      const res = await fetch(graphqlA, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ query: `{ article(id: ${JSON.stringify(linking.body.sys.id)}) { title relatedCollection { items { __typename } } } }` }),
+      });
+      return { id: res.headers.get("x-contentful-request-id"), body: await res.json() };
+    };
+    const first = await ask();
+    const second = await ask();
+    assert.ok(first.body.errors?.length, JSON.stringify(first.body));
+    assert.notEqual(first.id, second.id);
+    for (const { id, body } of [first, second]) {
+      for (const error of body.errors) assert.equal(error.extensions.contentful.requestId, id);
+    }
+    const withoutIds = (body: unknown) => JSON.stringify(body).replaceAll(/"requestId":"[^"]*"/g, "");
+    assert.equal(withoutIds(second.body), withoutIds(first.body));
+    await call("DELETE", `${envA}/entries/${linking.body.sys.id}/published`, management);
+  });
+});
