@@ -11,7 +11,7 @@ import { connect } from "../shared/db.ts";
 import { createKey } from "../shared/keys.ts";
 import { ensurePerson } from "../shared/people.ts";
 import { generatedBookings, growBookings, growResponses, publishBenchForm } from "./fixtures.ts";
-import { BENCH_RATE_LIMIT_SCALE, type BenchHost, startBenchHost } from "./host.ts";
+import { BENCH_RATE_LIMIT_SCALE, startBenchHost } from "./host.ts";
 import type { LevelFigures, LoadEvent, LoadPlan, LoadScenario } from "./load-client.ts";
 import { siteMember } from "./network.ts";
 import { generateCatalog, PRODUCTS } from "./storefront.ts";
@@ -38,8 +38,16 @@ export const ARTICLES = `{ articleCollection(limit: 100) { total items { sys { i
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
+/** What the load runs against: a host on a port, the space it answers for, and when it is idle. */
+export interface LoadTarget {
+  baseUrl: string;
+  space: string;
+  /** resolves once no request is being answered (a load generator's dropped requests included) */
+  idle(): Promise<void>;
+}
+
 /** The paths, their keys and the data they read, ready in the bench's database. */
-async function prepare(sql: Sql, host: BenchHost): Promise<LoadScenario[]> {
+async function prepare(sql: Sql, host: LoadTarget): Promise<LoadScenario[]> {
   const { space } = host;
   const json = { "content-type": "application/json" };
   const key = async (kind: Parameters<typeof createKey>[1]["kind"], createdBy?: string) =>
@@ -193,10 +201,10 @@ async function prepare(sql: Sql, host: BenchHost): Promise<LoadScenario[]> {
 }
 
 /**
- * Samples, every 100 ms: this process's resident size (host and, embedded, PGlite), and on a server the
- * client connections to the bench's database, each against the run under way.
+ * Samples, every 100 ms: the host's resident size (`rss`: by default this process's, host and, embedded,
+ * PGlite), and on a server the client connections to the bench's database, each against the run under way.
  */
-function sampler(url: string, server: boolean) {
+export function sampler(url: string, server: boolean, rss: () => number = () => Deno.memoryUsage().rss) {
   const probe = server ? connect(url, { max: 1 }) : undefined;
   let current = "";
   let busy = false;
@@ -206,10 +214,10 @@ function sampler(url: string, server: boolean) {
     if (busy) return;
     busy = true;
     try {
-      const rss = Deno.memoryUsage().rss;
-      rssPeak = Math.max(rssPeak, rss);
+      const resident = rss();
+      rssPeak = Math.max(rssPeak, resident);
       const at = peaks.get(current) ?? { rss: 0 };
-      at.rss = Math.max(at.rss, rss);
+      at.rss = Math.max(at.rss, resident);
       if (probe) {
         // open connections (a pool keeps what it opened) and those running a statement at that moment
         const [{ n, active }] = await probe<{ n: number; active: number }[]>`
@@ -228,6 +236,8 @@ function sampler(url: string, server: boolean) {
     at: (run: string) => (current = run),
     peak: (run: string) => peaks.get(run),
     connections: () => take().then(() => peaks.get(current)?.connections),
+    /** the resident size now (as sampled) */
+    rssNow: () => rss(),
     get rssPeak() {
       return rssPeak;
     },
@@ -244,98 +254,19 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
   const host = await startBenchHost(url);
   const samples = sampler(url, server);
   try {
-    const started = performance.now();
-    const scenarios = await prepare(sql, host);
-    console.log(`  ${scenarios.length} paths ready in ${Math.round(performance.now() - started)} ms`);
-    samples.at("idle");
-    const idleConnections = await samples.connections();
-    const plan: LoadPlan = {
-      origin: host.baseUrl,
-      scenarios,
+    const { results, rssPeak, idleConnections, allLevels } = await runLoad(sql, host, samples, {
+      label: `load (${database})`,
+      database,
       connections: CONNECTIONS,
       seconds: SECONDS,
-      warmupSeconds: WARMUP_SECONDS,
-    };
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL("./load-client.ts", import.meta.url).pathname],
-      cwd: new URL("..", import.meta.url).pathname,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    const send = (line: string) => writer.write(new TextEncoder().encode(`${line}\n`));
-    await send(JSON.stringify(plan));
-
-    const figures = new Map<
-      string,
-      (LevelFigures & { rss_peak_mb?: number; db_connections_peak?: number; db_active_peak?: number })[]
-    >();
-    const failures: string[] = [];
-    let buffered = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      buffered += chunk;
-      let newline;
-      while ((newline = buffered.indexOf("\n")) >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        if (!line.startsWith("{")) continue;
-        const event = JSON.parse(line) as LoadEvent;
-        if (event.event === "ready") {
-          // the previous run's dropped requests answered first
-          await host.idle();
-          await send("go");
-        } else if (event.event === "start") {
-          samples.at(`${event.scenario}@${event.connections}${event.warmup ? " warm-up" : ""}`);
-          if (event.warmup) console.log(`  ${event.scenario}: warming up`);
-        } else if (event.event === "done") {
-          const f = event.figures;
-          const peak = samples.peak(`${event.scenario}@${f.connections}`);
-          const level = {
-            ...f,
-            rss_peak_mb: peak ? mb(peak.rss) : undefined,
-            db_connections_peak: peak?.connections,
-            db_active_peak: peak?.active,
-          };
-          figures.set(event.scenario, [...(figures.get(event.scenario) ?? []), level]);
-          const bad = f.non_2xx + f.errors + f.timeouts;
-          console.log(
-            `  ${event.scenario} @ ${f.connections}: ${f.requests_per_second.toFixed(1)} req/s, p50 ${f.p50_ms} ms, ` +
-              `p99 ${f.p99_ms} ms (${f.requests} requests${bad ? `, ${bad} failed: ${JSON.stringify(f.status_codes)}` : ""}` +
-              `${
-                level.db_connections_peak !== undefined
-                  ? `, ${level.db_connections_peak} database connections open, at most ${level.db_active_peak} busy`
-                  : ""
-              })`,
-          );
-          if (bad) failures.push(`${event.scenario} @ ${f.connections}: ${bad} failed (${JSON.stringify(f.status_codes)})`);
-        } else if (event.event === "finished") {
-          await writer.close();
-        } else if (event.event === "failed") {
-          failures.push(`${event.scenario}: ${event.message}`);
-          console.log(`  ${event.scenario}: FAILED ${event.message}`);
-        }
-      }
-    }
-    const status = await child.status;
-    await writer.close().catch(() => {}); // already closed when the generator said it finished
-    if (!status.success) failures.push(`the load generator exited with ${status.code}`);
-    // a figure over errors or throttled answers would measure the wrong thing: the run fails instead
-    if (failures.length) throw new Error(`load phase:\n  ${failures.join("\n  ")}`);
-
-    const results: Record<string, unknown>[] = scenarios.map((s) => ({
-      name: `load (${database}): ${s.name}`,
-      database,
-      levels: figures.get(s.name) ?? [],
-    }));
-    const allLevels = [...figures.values()].flat();
+    });
     results.push({
       name: `load (${database}): the host under load`,
       database,
       rate_limit_scale: Number(BENCH_RATE_LIMIT_SCALE),
       connections: CONNECTIONS,
       seconds_per_run: SECONDS,
-      rss_peak_mb: mb(samples.rssPeak),
+      rss_peak_mb: mb(rssPeak),
       pool_max: host.ctx.sql.options.max,
       ...(server
         ? {
@@ -352,4 +283,103 @@ export async function benchLoad(sql: Sql, url: string, database: string): Promis
     await samples.stop();
     await host.stop();
   }
+}
+
+type Level = LevelFigures & { rss_peak_mb?: number; db_connections_peak?: number; db_active_peak?: number };
+
+/**
+ * Prepares the paths on `target` and loads each at the given connection counts from the load generator's
+ * own process; answers an entry per path named `${label}: <path>`, with the sampler's peaks beside them.
+ */
+export async function runLoad(
+  sql: Sql,
+  target: LoadTarget,
+  samples: ReturnType<typeof sampler>,
+  options: { label: string; database: string; connections: number[]; seconds: number },
+): Promise<
+  { results: Record<string, unknown>[]; rssPeak: number; rssPrepared: number; idleConnections?: number; allLevels: Level[] }
+> {
+  const started = performance.now();
+  const scenarios = await prepare(sql, target);
+  console.log(`  ${scenarios.length} paths ready in ${Math.round(performance.now() - started)} ms`);
+  samples.at("idle");
+  const preparedRss = await samples.rssNow();
+  const idleConnections = await samples.connections();
+  const plan: LoadPlan = {
+    origin: target.baseUrl,
+    scenarios,
+    connections: options.connections,
+    seconds: options.seconds,
+    warmupSeconds: WARMUP_SECONDS,
+  };
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./load-client.ts", import.meta.url).pathname],
+    cwd: new URL("..", import.meta.url).pathname,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const send = (line: string) => writer.write(new TextEncoder().encode(`${line}\n`));
+  await send(JSON.stringify(plan));
+
+  const figures = new Map<string, Level[]>();
+  const failures: string[] = [];
+  let buffered = "";
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (!line.startsWith("{")) continue;
+      const event = JSON.parse(line) as LoadEvent;
+      if (event.event === "ready") {
+        // the previous run's dropped requests answered first
+        await target.idle();
+        await send("go");
+      } else if (event.event === "start") {
+        samples.at(`${event.scenario}@${event.connections}${event.warmup ? " warm-up" : ""}`);
+        if (event.warmup) console.log(`  ${event.scenario}: warming up`);
+      } else if (event.event === "done") {
+        const f = event.figures;
+        const peak = samples.peak(`${event.scenario}@${f.connections}`);
+        const level = {
+          ...f,
+          rss_peak_mb: peak ? mb(peak.rss) : undefined,
+          db_connections_peak: peak?.connections,
+          db_active_peak: peak?.active,
+        };
+        figures.set(event.scenario, [...(figures.get(event.scenario) ?? []), level]);
+        const bad = f.non_2xx + f.errors + f.timeouts;
+        console.log(
+          `  ${event.scenario} @ ${f.connections}: ${f.requests_per_second.toFixed(1)} req/s, p50 ${f.p50_ms} ms, ` +
+            `p99 ${f.p99_ms} ms (${f.requests} requests${bad ? `, ${bad} failed: ${JSON.stringify(f.status_codes)}` : ""}` +
+            `${
+              level.db_connections_peak !== undefined
+                ? `, ${level.db_connections_peak} database connections open, at most ${level.db_active_peak} busy`
+                : ""
+            })`,
+        );
+        if (bad) failures.push(`${event.scenario} @ ${f.connections}: ${bad} failed (${JSON.stringify(f.status_codes)})`);
+      } else if (event.event === "finished") {
+        await writer.close();
+      } else if (event.event === "failed") {
+        failures.push(`${event.scenario}: ${event.message}`);
+        console.log(`  ${event.scenario}: FAILED ${event.message}`);
+      }
+    }
+  }
+  const status = await child.status;
+  await writer.close().catch(() => {}); // already closed when the generator said it finished
+  if (!status.success) failures.push(`the load generator exited with ${status.code}`);
+  // a figure over errors or throttled answers would measure the wrong thing: the run fails instead
+  if (failures.length) throw new Error(`load phase:\n  ${failures.join("\n  ")}`);
+
+  const results: Record<string, unknown>[] = scenarios.map((s) => ({
+    name: `${options.label}: ${s.name}`,
+    database: options.database,
+    levels: figures.get(s.name) ?? [],
+  }));
+  return { results, rssPeak: samples.rssPeak, rssPrepared: preparedRss, idleConnections, allLevels: [...figures.values()].flat() };
 }

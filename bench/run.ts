@@ -20,16 +20,17 @@ import { benchSupport } from "./support.ts";
 import { benchNetwork } from "./network.ts";
 import { benchFederation } from "./federation.ts";
 import { benchLoad } from "./load.ts";
+import { benchDevHost } from "./devhost.ts";
 import { benchScale } from "./scale.ts";
 import { databaseFacts, machineFacts, memoryFacts } from "./machine.ts";
-import { ITERATIONS } from "./size.ts";
+import { ITERATIONS, QUICK } from "./size.ts";
 import { benchImages } from "./images.ts";
 import { benchWebhooks } from "./webhooks.ts";
 import { benchPeers } from "./peers/mod.ts";
 import { median } from "./stats.ts";
 
 // BENCH_ONLY=network,forms runs only those parts (content, scheduling, forms, storefront, network, federation,
-// support, images, webhooks, peers, load, scale)
+// support, images, webhooks, load, devhost, peers, scale)
 const ONLY = Deno.env.get("BENCH_ONLY")?.split(",").map((part) => part.trim()).filter(Boolean);
 const wants = (part: string) => !ONLY?.length || ONLY.includes(part);
 const RESULTS = Deno.env.get("BENCH_RESULTS") ?? new URL("./results.json", import.meta.url).pathname;
@@ -256,6 +257,8 @@ await runCli(async () => {
   if (wants("images")) results.push(await benchImages(sql, ctx.storage, baseUrl));
   if (wants("webhooks")) results.push(await benchWebhooks(sql, url));
   if (wants("load")) results.push(...await benchLoad(sql, url, serverUrl ? "postgresql server" : "embedded pglite"));
+  // a second `task dev` process with its own database: left out of the quick run unless named
+  if (wants("devhost") && (!QUICK || ONLY?.includes("devhost"))) results.push(...await benchDevHost());
   if (wants("peers")) results.push(...await benchPeers(sql, url)); // it adds articles and a catalog
   // last: it grows the space, a form and the bookings to their largest step
   if (wants("scale")) results.push(...await benchScale(sql, url, serverUrl ? "postgresql server" : "embedded pglite", measure));

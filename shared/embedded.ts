@@ -11,12 +11,45 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
+/**
+ * The shared buffers of an on-disk database. PGlite's default (128 MB, the server's) is most of the
+ * dev host's resident size, for a site whose whole database is smaller than that; its pages are read
+ * from the data directory when they are not held. An in-memory database (tests, the bench) keeps the
+ * default: its files are memory already.
+ */
+const ON_DISK_SHARED_BUFFERS = "32MB";
+
+/** Runs initdb for a new data directory in a worker, whose memory is given back when it ends. */
+async function initializeDataDir(dataDir: string): Promise<void> {
+  if (await Deno.stat(`${dataDir}/PG_VERSION`).then(() => true, () => false)) return;
+  const worker = new Worker(new URL("./embedded-init.ts", import.meta.url), { type: "module" });
+  try {
+    const answer = await new Promise<{ ok: boolean; error?: string }>((resolve) => {
+      worker.onmessage = (e) => resolve(e.data);
+      worker.onerror = (e) => {
+        e.preventDefault();
+        resolve({ ok: false, error: e.message });
+      };
+      worker.postMessage({ dataDir });
+    });
+    if (!answer.ok) throw new Error(`could not make the database in ${dataDir}: ${answer.error}`);
+  } finally {
+    worker.terminate();
+  }
+}
+
 /** dataDir undefined keeps the database in memory (tests); a path persists it (the dev host). */
 export async function startEmbeddedPostgres(
   options: { dataDir?: string; port?: number; host?: string } = {},
 ): Promise<EmbeddedPostgres> {
-  if (options.dataDir) await Deno.mkdir(options.dataDir, { recursive: true });
-  const db = await PGlite.create({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), extensions: { btree_gist } });
+  if (options.dataDir) {
+    await Deno.mkdir(options.dataDir, { recursive: true });
+    await initializeDataDir(options.dataDir);
+  }
+  const db = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir, postgresqlconf: `shared_buffers = ${ON_DISK_SHARED_BUFFERS}` } : {}),
+    extensions: { btree_gist },
+  });
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? await freePort(host);
   const server = new PGLiteSocketServer({ db, port, host, maxConnections: 64 } as ConstructorParameters<
