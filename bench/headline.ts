@@ -100,4 +100,15 @@ for (const m of report.results.filter((r) => r.name.startsWith("memory ("))) {
   out.push(`${m.database}: the bench process's resident size after the run ${m.rss_mb} MB, at its peak ${m.rss_peak_mb} MB.`);
 }
 
+const dev = report.results.find((r) => r.name.startsWith("embedded default (task dev): resident size")) as
+  | (Result & Record<string, number>)
+  | undefined;
+if (dev) {
+  out.push(
+    `the embedded default (\`task dev\` in its own process, PGlite on disk): resident when ready ${dev.rss_ready_mb} MB, ` +
+      `with the bench's data generated ${dev.rss_data_generated_mb} MB, after the load ${dev.rss_after_mb} MB, at its peak ` +
+      `${dev.rss_peak_mb} MB (goal ≤ ${dev.goal_rss_mb} MB).`,
+  );
+}
+
 console.log(out.join("\n"));
