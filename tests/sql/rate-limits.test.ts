@@ -7,10 +7,14 @@ import { test } from "../helpers/test.ts";
 import type { Tx } from "../../shared/db.ts";
 import { as, refused, rolledBack } from "./support.ts";
 
-/** A minute of its own in 2001, so no other hit has written that minute's sweep row. */
+/**
+ * A minute of its own in 2001, so no other hit has written that minute's sweep row; never one of the last
+ * two of an hour, so the hits a case makes a minute later still fall in the same hour's window.
+ */
 function minuteOfOwn(): Date {
-  const minutes = Math.floor(Math.random() * 500_000);
-  return new Date(Date.UTC(2001, 0, 1) + minutes * 60_000);
+  const hours = Math.floor(Math.random() * 8_000);
+  const minutes = Math.floor(Math.random() * 58);
+  return new Date(Date.UTC(2001, 0, 1) + hours * 3_600_000 + minutes * 60_000);
 }
 
 async function window(tx: Tx, bucket: string, start: Date, seconds: number, hits = 1) {

@@ -47,24 +47,27 @@ export function syncPage(
     ${
     cursor ? db`and (change_xid, change_seq) > (${String(cursor.xid)}::xid8, ${cursor.seq}::bigint)` : db``
   }`;
+  // each part takes its own first page along its change index, so a page reads `limit` rows a part
+  // however far into a large space the walk is, rather than sorting all that is left of the window
+  const firstPage = db`order by change_xid, change_seq limit ${limit}`;
   const parts: Fragment[] = [];
   if (want("Entry")) {
-    parts.push(db`select 'Entry' as kind, id, change_xid, change_seq from public.content_entries
+    parts.push(db`(select 'Entry' as kind, id, change_xid, change_seq from public.content_entries
       where stage = ${stage} and ${window}
-      ${contentType ? db`and model_id = ${contentType}` : db``}`);
+      ${contentType ? db`and model_id = ${contentType}` : db``} ${firstPage})`);
   }
   if (want("Asset") && !contentType) {
-    parts.push(db`select 'Asset' as kind, id, change_xid, change_seq from public.content_assets
-      where published and ${window}`);
+    parts.push(db`(select 'Asset' as kind, id, change_xid, change_seq from public.content_assets
+      where published and ${window} ${firstPage})`);
   }
   if (want("DeletedEntry")) {
-    parts.push(db`select kind, id, change_xid, change_seq from public.content_tombstones
+    parts.push(db`(select kind, id, change_xid, change_seq from public.content_tombstones
       where stage = ${stage} and kind = 'DeletedEntry' and ${window}
-      ${contentType ? db`and model_id = ${contentType}` : db``}`);
+      ${contentType ? db`and model_id = ${contentType}` : db``} ${firstPage})`);
   }
   if (want("DeletedAsset") && !contentType) {
-    parts.push(db`select kind, id, change_xid, change_seq from public.content_tombstones
-      where stage = 'published' and kind = 'DeletedAsset' and ${window}`);
+    parts.push(db`(select kind, id, change_xid, change_seq from public.content_tombstones
+      where stage = 'published' and kind = 'DeletedAsset' and ${window} ${firstPage})`);
   }
   if (parts.length === 0) return Promise.resolve([]);
   const union = parts.reduce((acc, part) => db`${acc} union all ${part}`);
