@@ -6,6 +6,7 @@
 import { AtpAgent } from "@atproto/api";
 import { readFrame } from "../functions/network/federation/events.ts";
 import { verifyCommitEvent } from "../tests/helpers/firehose.ts";
+import type { WorkerOutcome } from "../shared/worker-call.ts";
 
 export interface FederationPlan {
   baseUrl: string;
@@ -18,9 +19,15 @@ export interface FederationPlan {
   pacedRate: number;
 }
 
-export type FederationOutcome =
-  | { ok: true; writtenMs: number; totalMs: number; delivered: number[]; pacedDelivered: number[]; verified: number }
-  | { ok: false; error: string };
+export interface FederationFigures {
+  writtenMs: number;
+  totalMs: number;
+  delivered: number[];
+  pacedDelivered: number[];
+  verified: number;
+}
+
+type FederationOutcome = WorkerOutcome<FederationFigures>;
 
 async function run(plan: FederationPlan): Promise<FederationOutcome> {
   const keyOf = new Map(plan.writers.map((w) => [w.did, w.didKey]));

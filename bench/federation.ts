@@ -11,7 +11,8 @@ import { ensurePerson, mintPersonJwt } from "../shared/people.ts";
 import { serveHost } from "../web/host.ts";
 import { hashAppPassword } from "../functions/network/sessions.ts";
 import { insertAppPassword } from "../functions/network/store/sessions.ts";
-import type { FederationOutcome, FederationPlan } from "./federation-client.ts";
+import type { FederationFigures, FederationPlan } from "./federation-client.ts";
+import { callWorker } from "../shared/worker-call.ts";
 import { benchSize } from "./size.ts";
 import { percentile } from "./stats.ts";
 
@@ -43,7 +44,6 @@ export async function benchFederation(sql: Sql, referenceCreatePerSecond?: numbe
   const [before] = await sql<{ config: any }[]>`select config from public.site_settings`;
   await sql`update public.site_settings set config = jsonb_set(config, '{network}', coalesce(config->'network', '{}') ||
     ${sql.json({ federation: "open", apps: true })})`;
-  const client = new Worker(new URL("./federation-client.ts", import.meta.url), { type: "module" });
   try {
     // one member a writer: a site's commits come from many members at once, and one member's writes queue
     // on their repository's lock, which would measure that queue rather than the stream
@@ -68,14 +68,7 @@ export async function benchFederation(sql: Sql, referenceCreatePerSecond?: numbe
       pacedCommits: PACED_COMMITS,
       pacedRate: PACED_RATE,
     };
-    const outcome = await new Promise<FederationOutcome>((resolve) => {
-      client.onmessage = (e: MessageEvent<FederationOutcome>) => resolve(e.data);
-      client.onerror = (e) => {
-        e.preventDefault();
-        resolve({ ok: false, error: e.message });
-      };
-      client.postMessage(plan);
-    });
+    const outcome = await callWorker<FederationFigures>(new URL("./federation-client.ts", import.meta.url), plan);
     if (!outcome.ok) throw new Error(`federation bench: ${outcome.error}`);
     const { writtenMs, totalMs, delivered, pacedDelivered } = outcome;
     const result = {
@@ -106,7 +99,6 @@ export async function benchFederation(sql: Sql, referenceCreatePerSecond?: numbe
     );
     return result;
   } finally {
-    client.terminate();
     await sql`update public.site_settings set config = ${sql.json(before.config)}`;
     controller.abort();
     await server.finished;

@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 // btree_gist backs the scheduling exclusion constraint (host equality + time overlap in one index)
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { callWorker } from "./worker-call.ts";
 
 export interface EmbeddedPostgres {
   url: string;
@@ -22,20 +23,8 @@ const ON_DISK_SHARED_BUFFERS = "32MB";
 /** Runs initdb for a new data directory in a worker, whose memory is given back when it ends. */
 async function initializeDataDir(dataDir: string): Promise<void> {
   if (await Deno.stat(`${dataDir}/PG_VERSION`).then(() => true, () => false)) return;
-  const worker = new Worker(new URL("./embedded-init.ts", import.meta.url), { type: "module" });
-  try {
-    const answer = await new Promise<{ ok: boolean; error?: string }>((resolve) => {
-      worker.onmessage = (e) => resolve(e.data);
-      worker.onerror = (e) => {
-        e.preventDefault();
-        resolve({ ok: false, error: e.message });
-      };
-      worker.postMessage({ dataDir });
-    });
-    if (!answer.ok) throw new Error(`could not make the database in ${dataDir}: ${answer.error}`);
-  } finally {
-    worker.terminate();
-  }
+  const answer = await callWorker(new URL("./embedded-init.ts", import.meta.url), { dataDir });
+  if (!answer.ok) throw new Error(`could not make the database in ${dataDir}: ${answer.error}`);
 }
 
 /** dataDir undefined keeps the database in memory (tests); a path persists it (the dev host). */
