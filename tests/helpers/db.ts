@@ -30,3 +30,27 @@ export async function privateDatabase(): Promise<Sql> {
   });
   return sql;
 }
+
+/**
+ * An empty database of a test's own, not migrated: a new one on the server the suite runs on (dropped by
+ * `drop`), or a new in-memory PGlite when the suite runs on PGlite. For tests that need transactions of
+ * their own to truly overlap (the server), or a stream nobody else writes.
+ */
+export async function emptyDatabase(
+  prefix: string,
+): Promise<{ url: string; onServer: boolean; drop(): Promise<void> }> {
+  const [{ version }] = await testSql()<{ version: string }[]>`select version()`;
+  if (version.includes("PGlite")) {
+    const pg = await startEmbeddedPostgres();
+    return { url: pg.url, onServer: false, drop: () => pg.stop() };
+  }
+  const name = `${prefix}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  await testSql().unsafe(`create database ${name}`);
+  const url = new URL(testDatabaseUrl());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    onServer: true,
+    drop: async () => void await testSql().unsafe(`drop database if exists ${name} with (force)`),
+  };
+}

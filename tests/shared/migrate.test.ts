@@ -2,27 +2,9 @@
 // starting together). On the real server two connections truly race; PGlite takes them in turns.
 import assert from "node:assert/strict";
 import { test } from "../helpers/test.ts";
-import { testDatabaseUrl, testSql } from "../helpers/db.ts";
+import { emptyDatabase } from "../helpers/db.ts";
 import { connect, type Sql } from "../../shared/db.ts";
-import { startEmbeddedPostgres } from "../../shared/embedded.ts";
 import { migrate } from "../../shared/migrate.ts";
-
-/** An empty database of this test's own: a new one on the server, or a new in-memory PGlite. */
-async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const [{ version }] = await testSql()<{ version: string }[]>`select version()`;
-  if (version.includes("PGlite")) {
-    const pg = await startEmbeddedPostgres();
-    return { url: pg.url, drop: () => pg.stop() };
-  }
-  const name = `sitewire_migrate_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  await testSql().unsafe(`create database ${name}`);
-  const url = new URL(testDatabaseUrl());
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => void await testSql().unsafe(`drop database if exists ${name} with (force)`),
-  };
-}
 
 async function migrationsDir(files: Record<string, string>): Promise<URL> {
   const dir = await Deno.makeTempDir({ prefix: "sitewire-migrations-" });
@@ -31,7 +13,7 @@ async function migrationsDir(files: Record<string, string>): Promise<URL> {
 }
 
 test("migrators running at once apply each migration exactly once, in order", async () => {
-  const db = await emptyDatabase();
+  const db = await emptyDatabase("sitewire_migrate");
   const dir = await migrationsDir({
     "20990101000001_counter.sql":
       "create table public.applied (n integer not null, at timestamptz default clock_timestamp());",

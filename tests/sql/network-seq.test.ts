@@ -6,9 +6,8 @@
 // notifications cross connections; PGlite serves one session at a time, so there those parts are skipped.
 import assert from "node:assert/strict";
 import { test } from "../helpers/test.ts";
-import { testDatabaseUrl, testSql } from "../helpers/db.ts";
+import { emptyDatabase, testSql } from "../helpers/db.ts";
 import { connect, type Sql, type Tx } from "../../shared/db.ts";
-import { startEmbeddedPostgres } from "../../shared/embedded.ts";
 import { migrate } from "../../shared/migrate.ts";
 import { makePeople } from "./support.ts";
 
@@ -17,23 +16,15 @@ const realServer = !version.includes("PGlite");
 
 /** A migrated database of this file's own: the stream of the shared test database belongs to others. */
 async function ownDatabase(): Promise<{ sql: Sql; drop(): Promise<void> }> {
-  if (!realServer) {
-    const pg = await startEmbeddedPostgres();
-    const sql = connect(pg.url, { max: 1 });
-    await migrate(sql);
-    return { sql, drop: async () => (await sql.end(), await pg.stop()) };
-  }
-  const name = `sitewire_seq_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  await testSql().unsafe(`create database ${name}`);
-  const url = new URL(testDatabaseUrl());
-  url.pathname = `/${name}`;
-  const sql = connect(url.toString(), { max: 4 });
+  const db = await emptyDatabase("sitewire_seq");
+  // PGlite serves one session at a time: one connection, so nothing waits on a second one
+  const sql = connect(db.url, { max: db.onServer ? 4 : 1 });
   await migrate(sql);
   return {
     sql,
-    drop: async () => {
+    async drop() {
       await sql.end();
-      await testSql().unsafe(`drop database if exists ${name} with (force)`);
+      await db.drop();
     },
   };
 }
@@ -49,10 +40,14 @@ test("an event is numbered when its transaction commits: the next number, in the
       await tx`insert into public.network_seq ${tx(event("did:plc:first"))}`;
       await tx`insert into public.network_seq ${tx(event("did:plc:second"))}`;
       // inside the transaction the events wait with provisional (negative) numbers
-      const pending = await tx<{ seq: string }[]>`select seq from public.network_seq where did like 'did:plc:%' order by seq`;
+      const pending = await tx<
+        { seq: string }[]
+      >`select seq from public.network_seq where did like 'did:plc:%' order by seq`;
       assert.ok(pending.every((r) => Number(r.seq) < 0), JSON.stringify(pending));
     });
-    const rows = await db.sql<{ seq: string; did: string }[]>`select seq, did from public.network_seq order by seq`;
+    const rows = await db.sql<
+      { seq: string; did: string }[]
+    >`select seq, did from public.network_seq order by seq`;
     const numbers = rows.map((r) => Number(r.seq));
     assert.deepEqual(rows.map((r) => r.did).slice(-2), ["did:plc:first", "did:plc:second"]);
     assert.ok(numbers.every((n) => n > 0), "no provisional number is left after the commit");
@@ -60,7 +55,11 @@ test("an event is numbered when its transaction commits: the next number, in the
     if (listening) {
       const deadline = Date.now() + 5_000;
       while (heard.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(heard.slice(-2), numbers.slice(-2).map(String), "the notifications name the real numbers");
+      assert.deepEqual(
+        heard.slice(-2),
+        numbers.slice(-2).map(String),
+        "the notifications name the real numbers",
+      );
       await listening.unlisten();
     }
     // a rolled back transaction takes no number and announces nothing
@@ -75,7 +74,8 @@ test("an event is numbered when its transaction commits: the next number, in the
 });
 
 Deno.test({
-  name: "two writers overlap: the one that inserted later but commits first is not held up and takes the smaller number",
+  name:
+    "two writers overlap: the one that inserted later but commits first is not held up and takes the smaller number",
   ignore: !realServer,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -90,7 +90,9 @@ Deno.test({
       // with the lock taken at insert, this commit would wait for the early transaction forever
       await Promise.race([
         late`commit`,
-        new Promise((_, reject) => setTimeout(() => reject(new Error("the later writer waited on the earlier one")), 5_000)),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error("the later writer waited on the earlier one")), 5_000)
+        ),
       ]);
       await early`commit`;
       const rows = await db.sql<{ seq: string; did: string }[]>`
@@ -105,7 +107,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "an API write that projects its member inside itself wakes no projector for them; the admin's change still does",
+  name:
+    "an API write that projects its member inside itself wakes no projector for them; the admin's change still does",
   ignore: !realServer,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -130,9 +133,18 @@ Deno.test({
       await db.sql`select pg_notify('network_project', 'last')`;
       const deadline = Date.now() + 5_000;
       while (!woken.includes("last") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(woken, [member, "last"], "the admin's change woke the projectors, the API write did not");
-      const queued = await db.sql<{ path: string }[]>`select path from public.network_project_queue where person_id = ${member} order by path`;
-      assert.deepEqual(queued.map((q) => q.path), ["app.bsky.feed.post/3admin0000000", "app.bsky.feed.post/3api000000000"], "both are queued all the same");
+      assert.deepEqual(
+        woken,
+        [member, "last"],
+        "the admin's change woke the projectors, the API write did not",
+      );
+      const queued = await db.sql<
+        { path: string }[]
+      >`select path from public.network_project_queue where person_id = ${member} order by path`;
+      assert.deepEqual(queued.map((q) => q.path), [
+        "app.bsky.feed.post/3admin0000000",
+        "app.bsky.feed.post/3api000000000",
+      ], "both are queued all the same");
       await listening.unlisten();
     } finally {
       await db.drop();
