@@ -30,6 +30,9 @@ export interface Access {
   answerVersion?: number;
 }
 
+/** The answer versions' scope of a stage: what a publish to it bumps, and what kept answers are kept under. */
+export const answerScope = (stage: Access["stage"]) => `content:${stage}`;
+
 export type ContentEnv = {
   Variables: { requestId: string; site: SiteSettings; access: Access; answer?: KeptAnswer };
 };
@@ -89,7 +92,7 @@ export function contentAccess(ctx: FunctionContext): MiddlewareHandler<ContentEn
       throw fail("AccessDenied", `A ${key.kind} key cannot read the content API.`);
     }
     c.set("site", site);
-    c.set("access", { ...access, answerVersion: admission.versions[`content:${access.stage}`] ?? 0 });
+    c.set("access", { ...access, answerVersion: admission.versions[answerScope(access.stage)] ?? 0 });
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };

@@ -8,7 +8,7 @@ import type { AnswerCache, KeptAnswer } from "../../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { readBodyText } from "../../../shared/http.ts";
 import { defaultLocale } from "../../../shared/site.ts";
-import { contentAccess, type ContentEnv } from "../access.ts";
+import { answerScope, contentAccess, type ContentEnv } from "../access.ts";
 import { shapeContext, spaceOf } from "../routes/delivery.ts";
 import { answerBody, graphqlErrorHandler, GraphqlFailure } from "./envelope.ts";
 import { type GraphqlRequest, runGraphql } from "./execute.ts";
@@ -71,7 +71,9 @@ async function readRequest(c: Context<ContentEnv>): Promise<GraphqlRequest> {
  */
 function answerKey(c: Context<ContentEnv>, request: GraphqlRequest): string {
   const reach = c.get("access").gated ? "gated" : "open";
-  return `graphql ${reach} ${JSON.stringify([request.query, request.variables ?? null, request.operationName ?? null])}`;
+  return `graphql ${reach} ${
+    JSON.stringify([request.query, request.variables ?? null, request.operationName ?? null])
+  }`;
 }
 
 /**
@@ -85,7 +87,9 @@ const idInJson = (requestId: string) => JSON.stringify(requestId).slice(1, -1);
 
 const sendGraphql = (answer: KeptAnswer, requestId: string) =>
   new Response(
-    answer.body.includes(KEPT_REQUEST_ID) ? answer.body.replaceAll(KEPT_REQUEST_ID, idInJson(requestId)) : answer.body,
+    answer.body.includes(KEPT_REQUEST_ID)
+      ? answer.body.replaceAll(KEPT_REQUEST_ID, idInJson(requestId))
+      : answer.body,
     { headers: { "Content-Type": answer.contentType } },
   );
 
@@ -117,10 +121,10 @@ export function graphqlRoutes(ctx: FunctionContext, answers: AnswerCache): Hono<
     const request = await readRequest(c);
     const access = c.get("access");
     // answers are kept per version of the stage, as delivery's (routes/delivery.ts)
-    const version = access.answerVersion;
-    const scope = `content:${access.stage}`;
-    const key = version === undefined ? undefined : answerKey(c, request);
-    const kept = key === undefined ? undefined : answers.get(scope, version!, key);
+    const keeping = access.answerVersion === undefined
+      ? undefined
+      : { scope: answerScope(access.stage), version: access.answerVersion, key: answerKey(c, request) };
+    const kept = keeping && answers.get(keeping.scope, keeping.version, keeping.key);
     if (kept) return sendGraphql(kept, c.get("requestId"));
     const site = c.get("site");
     const result = await runGraphql({
@@ -135,9 +139,13 @@ export function graphqlRoutes(ctx: FunctionContext, answers: AnswerCache): Hono<
     const text = JSON.stringify(body);
     // an internal failure is never kept: the next request tries again
     const internal = body.errors?.some((e) => e.extensions.contentful.code === "INTERNAL_SERVER_ERROR");
-    if (key !== undefined && !internal) {
+    if (keeping && !internal) {
       const keptText = body.errors ? text.replaceAll(idInJson(requestId), KEPT_REQUEST_ID) : text;
-      answers.put(scope, version!, key, { body: keptText, etag: "", contentType: "application/json" });
+      answers.put(keeping.scope, keeping.version, keeping.key, {
+        body: keptText,
+        etag: "",
+        contentType: "application/json",
+      });
     }
     return sendGraphql({ body: text, etag: "", contentType: "application/json" }, requestId);
   };

@@ -3,7 +3,7 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { AnswerCache } from "../../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { localeChain } from "../../../shared/site.ts";
-import type { ContentEnv } from "../access.ts";
+import { answerScope, type ContentEnv } from "../access.ts";
 import { collection, ContentError, gitModeRefusal, notFound } from "../envelope.ts";
 import { resolveIncludes } from "../domain/includes.ts";
 import {
@@ -66,7 +66,7 @@ function keptAnswers(answers: AnswerCache): MiddlewareHandler<ContentEnv> {
     const access = c.get("access");
     const version = access.answerVersion;
     if (c.req.method !== "GET" || access.management || version === undefined) return await next();
-    const scope = `content:${access.stage}`;
+    const scope = answerScope(access.stage);
     const key = answerKey(c);
     const kept = answers.get(scope, version, key);
     if (kept) {
