@@ -30,3 +30,6 @@ create constraint trigger network_seq_number_at_commit
   deferrable initially deferred
   for each row when (new.seq < 0)
   execute function public.network_seq_number_at_commit();
+
+-- nothing takes a number at insert any more, and a caller that did would hold the stream's lock again
+drop function public.network_next_seq();

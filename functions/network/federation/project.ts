@@ -208,7 +208,7 @@ export async function projectQueuedOf(
   site: ProjectionSite,
   personId: string,
   now: Date,
-  written: string[] = [],
+  written: string[],
 ): Promise<Head | undefined> {
   return await projectPaths(config, tx, site, personId, takeQueuedOf(tx, personId), now, written);
 }
