@@ -160,3 +160,73 @@ test("webhooks declared in the site's configuration become source-file subscript
     ]]);
   });
 });
+
+test("form response counts follow every insert, submission, move and delete, bulk or one by one, and only the service role reads them", async () => {
+  await rolledBack(async (tx) => {
+    const people = await makePeople(tx);
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    const other = `${form}-other`;
+    const kept = async (f: string) => {
+      const rows = await tx<{ submitted: boolean; n: number }[]>`
+        select submitted, sum(responses)::int as n from public.form_response_counts where form = ${f} group by submitted`;
+      // a group whose responses all went keeps its rows at 0
+      return Object.fromEntries(rows.filter((r) => r.n > 0).map((r) => [r.submitted ? "submitted" : "open", r.n]));
+    };
+    const counted = async (f: string) => {
+      const [row] = await tx<{ submitted: number; open: number }[]>`
+        select count(*) filter (where submitted_at is not null)::int as submitted,
+               count(*) filter (where submitted_at is null)::int as open
+        from public.form_responses where form = ${f}`;
+      return Object.fromEntries(Object.entries(row).filter(([, n]) => n > 0));
+    };
+    const agree = async (step: string) => {
+      for (const f of [form, other]) assert.deepEqual(await kept(f), await counted(f), `${step}: ${f}`);
+    };
+
+    const one = await insertResponse(tx, form);
+    await insertResponse(tx, form);
+    await agree("two landings");
+    // a bulk insert, as an import would make: one statement, many rows over every shard
+    await tx`insert into public.form_responses (token, form, landed_at, at, submitted_at, platform)
+             select ${form} || '-bulk-' || i, ${form}, now(), now(), case when i % 3 = 0 then now() end, 'other'
+             from generate_series(1, 500) as i`;
+    await agree("a bulk insert");
+    assert.deepEqual(await kept(form), { open: 2 + 334, submitted: 166 });
+    await tx`update public.form_responses set submitted_at = now() where token = ${one}`;
+    await agree("a submission");
+    await tx`update public.form_responses set search_text = 'saved progress' where token = ${one}`;
+    await agree("progress saved (no group changes)");
+    await tx`update public.form_responses set form = ${other} where token like ${form + "-bulk-1%"}`;
+    await agree("responses moved to another form");
+    await tx`update public.form_responses set token = token || 'x' where form = ${other}`;
+    await agree("tokens changed (another shard)");
+    await tx`delete from public.form_responses where token = ${one}`;
+    await agree("one deleted");
+    await tx`delete from public.form_responses where form in (${form}, ${other})`;
+    assert.deepEqual(await kept(form), {});
+    assert.deepEqual(await kept(other), {});
+
+    for (const who of [people.admin, people.support, people.member, "anon" as const]) {
+      await as(tx, who, (q) => refused(q, (s) => s`select * from public.form_response_counts`));
+      await as(tx, who, (q) => refused(q, (s) => s`update public.form_response_counts set responses = 0`));
+      await as(tx, who, (q) => refused(q, (s) => s`select public.form_response_counts_apply('[]')`));
+    }
+  });
+});
+
+test("an administrator's delete of responses (row-level security on, no rights on the counts) keeps the counts true", async () => {
+  await rolledBack(async (tx) => {
+    const people = await makePeople(tx);
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    const token = await insertResponse(tx, form);
+    await insertResponse(tx, form);
+    await as(tx, people.admin, async (q) => {
+      await q`delete from public.form_responses where token = ${token}`;
+      // read back inside the administrator's savepoint, as the service role
+      const [{ n }] = await q.unsafe(`set local role service_role`).then(() =>
+        q<{ n: number }[]>`select sum(responses)::int as n from public.form_response_counts where form = ${form}`
+      );
+      assert.equal(n, 1);
+    });
+  });
+});

@@ -137,9 +137,24 @@ export async function listResponses(
       where ${where} ${cursorPart}
       order by ${order}
       limit ${q.pageSize}`,
-    db<{ total: number }[]>`select count(*)::int as total from public.form_responses r where ${where}`,
+    countMatches(db, form, q, where),
   ]);
   return { rows, total };
+}
+
+/**
+ * How many responses match the filters. With none but `completed`, the form's kept counts answer
+ * (migrations/20261126004100_form_response_counts.sql) in time that does not grow with the form; any
+ * other filter counts its matches.
+ */
+function countMatches(db: Db, form: string, q: ResponseQuery, where: Fragment): Promise<{ total: number }[]> {
+  const onlyCompleted = !q.since && !q.until && !q.includedTokens && !q.query && !q.matchesNothing &&
+    !q.answeredFields?.length;
+  if (!onlyCompleted) return db<{ total: number }[]>`select count(*)::int as total from public.form_responses r where ${where}`;
+  const submitted = q.completed === undefined ? db`` : db`and submitted = ${q.completed}`;
+  return db<{ total: number }[]>`
+    select coalesce(sum(responses), 0)::int as total from public.form_response_counts
+    where form = ${form} ${submitted}`;
 }
 
 /** Deletes responses of a form by token; answers the deleted rows' answers (their files go too). */

@@ -307,6 +307,12 @@ test("the response list's arguments: page_size, sort, since/until, before/after,
   assert.deepEqual(await ids("completed=false"), [open.token]);
   assert.deepEqual(await ids("completed=true"), all);
   assert.equal((await ids("completed=all")).length, 7);
+  // the totals of the unfiltered and completed-only lists come from the form's kept counts
+  const totalOf = async (query: string) => (await api(`/forms/${slug}/responses?page_size=1&${query}`)).body.total_items;
+  assert.deepEqual(
+    [await totalOf(""), await totalOf("completed=true"), await totalOf("completed=false"), await totalOf("completed=all")],
+    [7, 6, 1, 7],
+  );
 
   assert.deepEqual(await ids("query=harbor"), [tokens[1], tokens[3], tokens[5]]);
   assert.deepEqual(
