@@ -1,14 +1,16 @@
 // What a relay does with a #commit event, for the federation tests and the bench: the signature against
 // the member's key, each op against the new tree built from the event's blocks alone, and the ops
-// inverted back to prevData (so the diff is whole).
-import { MemoryBlockstore, MST, readCarWithRoot, verifyCommitSig } from "@atproto/repo";
+// inverted back to prevData (so the diff is whole). A #sync is checked the same way (its commit alone),
+// and RelayCopy follows one repository through both, fetching it anew with getRepo when a #sync says so.
+import { MemoryBlockstore, MST, readCarWithRoot, verifyCommitSig, verifyRepoCar } from "@atproto/repo";
 import { decode } from "@atproto/lex-cbor";
 import type { Cid } from "@atproto/lex-data";
 import { readFrame } from "../../functions/network/federation/events.ts";
 
 export class CommitRejected extends Error {}
 
-export async function verifyCommitEvent(body: Record<string, any>, didKey: string): Promise<void> {
+/** Answers the commit's CID and tree root. */
+export async function verifyCommitEvent(body: Record<string, any>, didKey: string): Promise<{ commit: string; data: string }> {
   const { root, blocks } = await readCarWithRoot(body.blocks);
   if (root.toString() !== body.commit.toString()) throw new CommitRejected("the CAR's root is not the commit");
   const commit = decode(blocks.get(root)!) as any;
@@ -20,7 +22,8 @@ export async function verifyCommitEvent(body: Record<string, any>, didKey: strin
       throw new CommitRejected(`${op.path} is not in the new tree as the op says`);
     }
   }
-  if (!body.prevData) return;
+  const verified = { commit: root.toString(), data: String(commit.data) };
+  if (!body.prevData) return verified;
   for (const op of [...body.ops].reverse()) {
     if (op.action === "create") tree = await tree.delete(op.path);
     else if (op.action === "update") tree = await tree.update(op.path, op.prev);
@@ -29,6 +32,7 @@ export async function verifyCommitEvent(body: Record<string, any>, didKey: strin
   if ((await tree.getPointer()).toString() !== body.prevData.toString()) {
     throw new CommitRejected("the inverted diff does not give prevData");
   }
+  return verified;
 }
 
 /**
@@ -43,6 +47,67 @@ export async function verifySyncEvent(body: Record<string, any>, didKey: string)
   if (commit.did !== body.did || commit.rev !== body.rev) throw new CommitRejected("the commit names another repo or rev");
   if (!(await verifyCommitSig(commit, didKey))) throw new CommitRejected("the signature is not the member's key's");
   return { commit: root.toString(), data: commit.data.toString() };
+}
+
+/**
+ * A relay's copy of one repository, kept from the stream: a #commit is verified and must follow on from
+ * the copy (`since` its rev, `prevData` its tree root) before its ops are applied; a #sync is verified
+ * and, when its commit's tree is not the copy's, the repository is fetched anew with getRepo and
+ * verified whole against the member's key. Events at or before the copy's rev are passed over (a fetch
+ * can be ahead of the stream). `fetch()` alone starts a copy from the repository as it stands; `fetched`
+ * counts the getRepo calls.
+ */
+export class RelayCopy {
+  rev: string | null = null;
+  commit: string | null = null;
+  data: string | null = null;
+  records = new Map<string, string>();
+  fetched = 0;
+
+  constructor(readonly baseUrl: string, readonly did: string, public didKey: string) {}
+
+  async apply(frame: Frame): Promise<"commit" | "sync" | "fetched" | "passed over"> {
+    const { t } = frame.header;
+    const body = frame.body;
+    if ((t !== "#commit" && t !== "#sync") || (body.repo ?? body.did) !== this.did) return "passed over";
+    if (this.rev !== null && body.rev <= this.rev) return "passed over";
+    if (t === "#sync") {
+      const named = await verifySyncEvent(body, this.didKey);
+      if (named.data === this.data) {
+        // the same tree under a new commit (a head signed again): nothing to fetch
+        [this.rev, this.commit] = [body.rev, named.commit];
+        return "sync";
+      }
+      await this.fetch({ commit: named.commit, rev: body.rev });
+      return "fetched";
+    }
+    if (this.rev !== null && (body.since !== this.rev || String(body.prevData ?? null) !== this.data)) {
+      throw new CommitRejected(`the commit ${body.rev} does not follow on from the copy at ${this.rev}`);
+    }
+    const { commit, data } = await verifyCommitEvent(body, this.didKey);
+    for (const op of body.ops) {
+      if (op.action === "delete") this.records.delete(op.path);
+      else this.records.set(op.path, op.cid.toString());
+    }
+    [this.rev, this.commit, this.data] = [body.rev, commit, data];
+    return "commit";
+  }
+
+  /** getRepo, verified whole (signature, every record under the tree); after a #sync, at least as new as its commit. */
+  async fetch(named?: { commit: string; rev: string }) {
+    const res = await fetch(`${this.baseUrl}/xrpc/com.atproto.sync.getRepo?did=${encodeURIComponent(this.did)}`);
+    if (!res.ok) throw new CommitRejected(`getRepo answered ${res.status}`);
+    const car = new Uint8Array(await res.arrayBuffer());
+    const { commit, creates } = await verifyRepoCar(car, this.did, this.didKey);
+    const cid = commit.cid.toString();
+    if (named && (commit.rev < named.rev || (commit.rev === named.rev && cid !== named.commit))) {
+      throw new CommitRejected(`getRepo gave ${commit.rev}, not the #sync's ${named.rev}`);
+    }
+    this.records = new Map(creates.map((c) => [`${c.collection}/${c.rkey}`, c.cid.toString()]));
+    const signed = decode(commit.newBlocks.get(commit.cid)!) as { data: Cid };
+    [this.rev, this.commit, this.data] = [commit.rev, cid, signed.data.toString()];
+    this.fetched++;
+  }
 }
 
 export interface Frame {

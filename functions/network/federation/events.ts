@@ -12,15 +12,37 @@ export interface CommitOp {
   prev: string | null;
 }
 
-export async function commitEventBody(event: {
+/**
+ * What one #commit may carry: the sync protocol (v1.1) has relays refuse a commit event whose `blocks` CAR
+ * is over 2 MB (reference §9, "blocks ≤2 MB", taken as 2,000,000 bytes) or that has more than 200 ops. A
+ * commit past either goes out as #sync instead, and a relay fetches the repository with getRepo.
+ */
+export const COMMIT_EVENT_MAX_BLOCKS_BYTES = 2_000_000;
+export const COMMIT_EVENT_MAX_OPS = 200;
+
+/** The #commit's `blocks`: a CAR rooted at the commit, with its new blocks and the nodes the ops' proofs pass. */
+export async function commitEventCar(commit: CommitData): Promise<Uint8Array> {
+  // a map of its own: the commit's newBlocks are what storage keeps, and stay as they are
+  const blocks = new BlockMap();
+  blocks.addMap(commit.newBlocks);
+  blocks.addMap(commit.relevantBlocks);
+  return await blocksToCarFile(commit.cid, blocks);
+}
+
+/** Whether a relay takes this commit as a #commit (see COMMIT_EVENT_MAX_BLOCKS_BYTES). */
+export function fitsCommitEvent(car: Uint8Array, ops: number): boolean {
+  return car.byteLength <= COMMIT_EVENT_MAX_BLOCKS_BYTES && ops <= COMMIT_EVENT_MAX_OPS;
+}
+
+export function commitEventBody(event: {
   did: string;
   commit: CommitData;
+  /** commitEventCar's answer */
+  car: Uint8Array;
   ops: CommitOp[];
   prevData: string | null;
   time: Date;
-}): Promise<Uint8Array> {
-  const blocks = event.commit.newBlocks;
-  blocks.addMap(event.commit.relevantBlocks);
+}): Uint8Array {
   return encode({
     rebase: false,
     tooBig: false,
@@ -28,7 +50,7 @@ export async function commitEventBody(event: {
     commit: event.commit.cid,
     rev: event.commit.rev,
     since: event.commit.since,
-    blocks: await blocksToCarFile(event.commit.cid, blocks),
+    blocks: event.car,
     ops: event.ops.map((op) => ({
       action: op.action,
       path: op.path,

@@ -2,7 +2,8 @@
 // Whatever changed a public row (an app's write, the admin, SQL) queued its path (migration
 // network_federation); projecting reads those rows, turns every difference into a write of a signed
 // commit (@atproto/repo: MST, commit, signature), keeps the blocks, and appends the #commit event that
-// lets a relay verify and invert it from the event alone (new blocks, proof nodes, since, prevData).
+// lets a relay verify and invert it from the event alone (new blocks, proof nodes, since, prevData); a
+// commit past what a relay takes in one event (COMMIT_EVENT_MAX_BLOCKS_BYTES) is announced by #sync.
 import { Repo, type RecordWriteOp, WriteOpAction } from "@atproto/repo";
 import { TID } from "@atproto/common-web";
 import { jsonToLex } from "@atproto/lexicon";
@@ -26,13 +27,21 @@ import {
   tableRecords,
   takeQueuedOf,
 } from "../store/repo.ts";
-import { accountEventBody, commitEventBody, identityEventBody, syncEventBody } from "./events.ts";
+import {
+  accountEventBody,
+  COMMIT_EVENT_MAX_OPS,
+  commitEventBody,
+  commitEventCar,
+  fitsCommitEvent,
+  identityEventBody,
+  syncEventBody,
+} from "./events.ts";
 import { openKey } from "./keys.ts";
 import { updateHandle } from "./plc.ts";
 import { PgRepoStorage } from "./storage.ts";
 
-/** The vendor's limit of operations in one commit event; a larger change goes out as several commits. */
-const OPS_PER_COMMIT = 200;
+/** A larger change goes out as several commits, each within a commit event's limit of operations. */
+const OPS_PER_COMMIT = COMMIT_EVENT_MAX_OPS;
 
 export interface ProjectionSite {
   handleDomain: string;
@@ -111,11 +120,12 @@ async function projectPaths(
   }
   const storage = new PgRepoStorage(tx, personId);
   let last: Head | undefined = head?.data_cid ? { cid: head.commit_cid, rev: head.rev } : undefined;
+  let announced: "commit" | "sync" = "commit";
   let prevData: string | null = head?.data_cid ?? null;
   if (fresh) {
     // a repository from nothing (on joining): an empty genesis commit, then the records in batches
     const commit = await Repo.formatInitCommit(storage, account.did, keypair, []);
-    last = await keep(tx, storage, account, commit, [], null, now);
+    ({ head: last } = await keep(tx, storage, account, commit, [], null, now));
     prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
   }
   for (let i = 0; i < writes.length; i += OPS_PER_COMMIT) {
@@ -123,12 +133,12 @@ async function projectPaths(
     const repo = await Repo.load(storage, parseCid(last!.cid));
     const commit = await repo.formatCommit(batch, keypair);
     // `held` has every path a batch writes (each path once in all the batches): its cids are the ops' prev
-    last = await keep(tx, storage, account, commit, batch, prevData, now, held);
+    ({ head: last, announced } = await keep(tx, storage, account, commit, batch, prevData, now, held));
     prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
   }
   // a repository made from nothing is announced whole as well (what the reference server does on
   // creating an account): a relay that missed the commits still learns the signed head
-  if (fresh) await appendSync(tx, storage, account.did, last!, now);
+  if (fresh && announced !== "sync") await appendSync(tx, storage, account.did, last!, now);
   return last;
 }
 
@@ -217,6 +227,11 @@ function dataCidOf(commitBytes: Uint8Array): string {
   return String((decode(commitBytes) as { data: Cid }).data);
 }
 
+/**
+ * Keeps a commit (its blocks, the record index, the head) and announces it: with #commit, or with #sync
+ * for its head when the commit is too big for one commit event (fitsCommitEvent), so that a relay fetches
+ * the repository with getRepo rather than refuse the event. Answers the head and which event went out.
+ */
 async function keep(
   tx: Tx,
   storage: PgRepoStorage,
@@ -226,22 +241,27 @@ async function keep(
   prevData: string | null,
   now: Date,
   before: Map<string, string> = new Map(),
-): Promise<Head> {
+): Promise<{ head: Head; announced: "commit" | "sync" }> {
   const ops = await Promise.all(writes.map(async (w) => {
     const path = `${w.collection}/${w.rkey}`;
     const cid = w.action === WriteOpAction.Delete ? null : (await cidForLex(w.record as never)).toString();
     return { action: w.action, path, cid, prev: before.get(path) ?? null };
   }));
   const dataCid = dataCidOf(commit.newBlocks.get(commit.cid)!);
-  const body = await commitEventBody({ did: account.did, commit, ops, prevData, time: now });
-  // four writes that do not depend on each other, sent together (pipelined on the transaction's connection)
+  const head = { cid: commit.cid.toString(), rev: commit.rev };
+  const car = await commitEventCar(commit);
+  const fits = fitsCommitEvent(car, ops.length);
+  const body = fits ? commitEventBody({ did: account.did, commit, car, ops, prevData, time: now }) : undefined;
+  // the writes that do not depend on each other, sent together (pipelined on the transaction's connection)
   await Promise.all([
     storage.applyCommit(commit),
     saveRecordIndex(tx, account.person_id, ops.map((op) => ({ path: op.path, cid: op.cid }))),
-    saveHead(tx, account.person_id, { rev: commit.rev, commit_cid: commit.cid.toString(), data_cid: dataCid }, now),
-    appendEvent(tx, { did: account.did, kind: "commit", body }),
+    saveHead(tx, account.person_id, { rev: commit.rev, commit_cid: head.cid, data_cid: dataCid }, now),
+    body ? appendEvent(tx, { did: account.did, kind: "commit", body }) : undefined,
   ]);
-  return { cid: commit.cid.toString(), rev: commit.rev };
+  // #sync reads the signed commit from storage, where applyCommit has just put it
+  if (!fits) await appendSync(tx, storage, account.did, head, now);
+  return { head, announced: fits ? "commit" : "sync" };
 }
 
 /** A new handle goes to the directory and out as #identity; the member's standing goes out as #account. */

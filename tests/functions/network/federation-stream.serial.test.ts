@@ -2,15 +2,16 @@
 // the real client, @atproto/repo's verifiers): #sync where the protocol has it (joining, rejoining, a
 // reset, a new key) checked by a verifying consumer; a new signing key written to the directory; getBlob;
 // describeRepo's DID document; hostile sync parameters; the internal routes only at the function's own
-// address; a cursor older than the backfill window told OutdatedCursor; and a subscriber that stops
-// reading cut off with ConsumerTooSlow.
+// address; a cursor older than the backfill window told OutdatedCursor; a subscriber that stops
+// reading cut off with ConsumerTooSlow; and a commit too big for one event announced by #sync, which a
+// relay's copy follows by fetching the repository.
 import assert from "node:assert/strict";
 import { AtpAgent } from "@atproto/api";
-import { verifyRepoCar } from "@atproto/repo";
-import { decodeAll } from "@atproto/lex-cbor";
+import { readCarWithRoot, verifyCommitSig, verifyRepoCar } from "@atproto/repo";
+import { decode, decodeAll } from "@atproto/lex-cbor";
 import { cidForRawBytes } from "@atproto/lex-data";
 import { test } from "../../helpers/test.ts";
-import { consumer, type Frame, verifyCommitEvent, verifySyncEvent } from "../../helpers/firehose.ts";
+import { consumer, type Frame, RelayCopy, verifyCommitEvent, verifySyncEvent } from "../../helpers/firehose.ts";
 import { closeCode, openRawWebSocket } from "../../helpers/raw-websocket.ts";
 import { testSql } from "../../helpers/db.ts";
 import { newMember, startFederationHost } from "../../helpers/network.ts";
@@ -19,6 +20,8 @@ import { serviceKey } from "../../../shared/service-key.ts";
 import { functionRootUrl, handToApp } from "../../../shared/http.ts";
 import { emitRewrites } from "../../../web/rewrites.ts";
 import { createNetworkApp } from "../../../functions/network/app.ts";
+import { COMMIT_EVENT_MAX_BLOCKS_BYTES } from "../../../functions/network/federation/events.ts";
+import { POST, validateRecord } from "../../../functions/network/records.ts";
 
 const sql = testSql();
 
@@ -29,7 +32,7 @@ const PNG = Uint8Array.from(
 /** the firehose's per-socket bound in this test (NETWORK_FIREHOSE_BUFFER) */
 const BUFFER = 64 * 1024;
 
-test("federation stream: #sync, a new signing key at the directory, getBlob, describeRepo, hostile input, internal routes, the backfill window, a slow consumer", async (t) => {
+test("federation stream: #sync, a new signing key at the directory, getBlob, describeRepo, hostile input, internal routes, the backfill window, a slow consumer, a commit too big for one event", async (t) => {
   const federation = await startFederationHost(sql, { networkKeySecret: "a deployment secret for the stream tests", networkFirehoseBufferBytes: BUFFER });
   const { baseUrl, plcUrl, ctx, siteJwt, post, get } = federation;
   const key = await serviceKey(ctx);
@@ -351,6 +354,67 @@ test("federation stream: #sync, a new signing key at the directory, getBlob, des
         console.log(`  slow subscriber: ${rounds} rounds, ${messages.length} frames (${(bytes / 1e6).toFixed(1)} MB) before the cut`);
         await sql`delete from public.community_posts where author_id = ${mira.id} and rkey like '3m%'`;
         await (await internal("project")).body?.cancel();
+      });
+
+      await t.step("a commit whose blocks pass the relays' 2 MB goes out as #sync for its head; a relay's copy fetches the repository and the next commit follows on from it", async () => {
+        // a subscriber of its own from the stream's present (the slow consumer's flood cut off the first one)
+        const [{ seq }] = await sql<{ seq: string }[]>`select max(seq) as seq from public.network_seq`;
+        const relay = consumer(baseUrl, Number(seq));
+        const copy = new RelayCopy(baseUrl, did, didKey);
+        await copy.fetch();
+        const before = copy.rev!;
+        // 30 posts, each with a link card whose description is 80,000 characters: valid posts (the lexicon
+        // bounds a post's text, not a card's description), 2.4 MB in all, queued by a change outside the
+        // API (an app's write is one request of at most 1 MB) and projected together into one commit
+        const description = "a long link card ".repeat(80_000 / 17);
+        const rkeys = Array.from({ length: 30 }, (_, i) => `3mbig${String(i).padStart(8, "a")}`);
+        const recordOf = (rkey: string) => ({
+          $type: POST,
+          text: `a post with a long card, ${rkey}`,
+          embed: {
+            $type: "app.bsky.embed.external",
+            external: { uri: `https://example.com/${rkey}`, title: rkey, description: `${rkey} ${description}` },
+          },
+          createdAt: "2030-01-01T00:00:00.000Z",
+        });
+        validateRecord(POST, recordOf(rkeys[0]));
+        await sql`
+          insert into public.community_posts (author_id, rkey, cid, record, text)
+          select ${mira.id}::uuid, r.rkey, 'bafy', r.record, r.record->>'text'
+          from jsonb_to_recordset(${sql.json(rkeys.map((rkey) => ({ rkey, record: recordOf(rkey) })))}) as r(rkey text, record jsonb)`;
+        try {
+          assert.equal((await internal("project")).status, 200);
+          const head = await latest(did);
+          const written = new Uint8Array(await (await get("com.atproto.sync.getRepo", { did, since: before })).arrayBuffer());
+          assert.ok(written.byteLength > COMMIT_EVENT_MAX_BLOCKS_BYTES, `the commit wrote ${written.byteLength} bytes of blocks`);
+
+          const sync = await relay.until((f) => ofRepo(did, "#sync")(f) && f.body.rev === head.rev);
+          await new Promise((r) => setTimeout(r, 200));
+          assert.deepEqual(relay.frames.filter((f) => (f.body.did ?? f.body.repo) === did).map((f) => f.header.t), ["#sync"]);
+          // the CAR holds the signed commit alone, signed by the member's key
+          const { root, blocks } = await readCarWithRoot(sync.body.blocks);
+          assert.equal(root.toString(), head.cid);
+          assert.equal(blocks.size, 1);
+          assert.ok(await verifyCommitSig(decode(blocks.get(root)!) as never, didKey));
+          assert.equal(await copy.apply(sync), "fetched");
+          assert.deepEqual([copy.commit, copy.rev, copy.fetched], [head.cid, head.rev, 2]);
+          for (const rkey of rkeys) assert.ok(copy.records.has(`${POST}/${rkey}`), `the copy holds ${rkey}`);
+
+          const created = await agent.post({ text: "after the big commit", createdAt: new Date().toISOString() });
+          const frame = await relay.until((f) => ofRepo(did, "#commit")(f) && f.body.ops.some((o: any) => o.cid?.toString() === created.cid));
+          assert.equal(frame.body.since, sync.body.rev);
+          assert.equal(frame.body.prevData.toString(), (decode(blocks.get(root)!) as any).data.toString());
+          assert.equal(await copy.apply(frame), "commit");
+          const whole = await verifyRepoCar(new Uint8Array(await (await get("com.atproto.sync.getRepo", { did })).arrayBuffer()), did, didKey);
+          assert.deepEqual(
+            Object.fromEntries(copy.records),
+            Object.fromEntries(whole.creates.map((c) => [`${c.collection}/${c.rkey}`, c.cid.toString()])),
+          );
+        } finally {
+          await relay.close();
+          await sql`delete from public.community_posts where author_id = ${mira.id} and rkey like '3mbig%'`;
+          await (await internal("project")).body?.cancel();
+        }
       });
 
       await stream.close();
