@@ -19,8 +19,20 @@ export const PUBLIC_RATE_LIMITS = [
   { seconds: 1, limit: 40 },
 ];
 
+/**
+ * The answer version the catalog's kept answers are built at: the Store API reads published records and
+ * the site's settings, whose every change bumps this scope (migrations/20261126001550_answer_versions.sql).
+ */
+export const CATALOG_SCOPE = "content:published";
+
 export type StoreEnv = {
-  Variables: { requestId: string; site: SiteSettings; keyId: string | null };
+  Variables: {
+    requestId: string;
+    site: SiteSettings;
+    keyId: string | null;
+    /** the catalog's version as this request's admission saw it (kept answers) */
+    catalogVersion: number;
+  };
 };
 
 /**
@@ -76,6 +88,7 @@ export function storeAccess(ctx: FunctionContext, options: { keyed: boolean }): 
     }
     c.set("site", site);
     c.set("keyId", admission.key?.id ?? null);
+    c.set("catalogVersion", admission.versions[CATALOG_SCOPE] ?? 0);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };

@@ -16,6 +16,7 @@
 // /cart*, /app and /functions/v1/storefront-api/* here.
 import { Hono } from "hono";
 import type { FunctionContext } from "../../shared/context.ts";
+import { answerCache } from "../../shared/answer-cache.ts";
 import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
 import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
 import { storeAccess, type StoreEnv } from "./access.ts";
@@ -69,7 +70,8 @@ export function createStorefrontApp(ctx: FunctionContext, options: StoreAppOptio
     if (!prefix.endsWith("/")) app.all(`${prefix}/*`, forward);
   }
 
-  const graphql = graphqlHandler(ctx);
+  // kept catalog answers (ANSWER_CACHE_MB, as content's): dropped when the catalog's version moves
+  const graphql = graphqlHandler(ctx, answerCache(ctx.sql, ctx.config.answerCacheBytes));
   const keyed = storeAccess(ctx, { keyed: true });
   for (const path of ["/api/:version/graphql.json", "/api/:version/graphql"]) {
     app.on(["GET", "POST"], path, keyed, graphql);

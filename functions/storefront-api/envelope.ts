@@ -74,7 +74,12 @@ export async function jsonBody(request: Request): Promise<any> {
 
 /** JSON answers of the API: always application/json (the clients refuse anything else on a 2xx). */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(JSON.stringify(body), status, headers);
+}
+
+/** A JSON answer already serialised (a kept answer). */
+export function jsonText(text: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { "content-type": "application/json; charset=utf-8", ...headers },
   });

@@ -86,6 +86,49 @@ function operationOf(document: DocumentNode, name?: string): OperationDefinition
   return operations.length === 1 ? operations[0] : undefined;
 }
 
+/**
+ * The query root's fields that read only the catalog: published records and the site's settings, which
+ * bump the `content:published` answer version whenever they change. An answer made of these alone may
+ * be kept (routes/graphql.ts). `node`/`nodes` name products, variants and collections only. `cart`
+ * changes with every line added, so a query asking for it (or anything not listed) is answered afresh.
+ */
+const CATALOG_ROOT_FIELDS = new Set([
+  "__typename",
+  "shop",
+  "product",
+  "productByHandle",
+  "products",
+  "productRecommendations",
+  "productTags",
+  "productTypes",
+  "collection",
+  "collectionByHandle",
+  "collections",
+  "localization",
+  "publicApiVersions",
+  "node",
+  "nodes",
+]);
+
+/** Whether the operation is a query whose root fields (through fragments too) all read the catalog alone. */
+export function readsCatalogOnly(document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  if (operation.operation !== "query") return false;
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
+  const catalogOnly = (selections: OperationDefinitionNode["selectionSet"]["selections"]): boolean =>
+    selections.every((selection) => {
+      if (selection.kind === Kind.FIELD) return CATALOG_ROOT_FIELDS.has(selection.name.value);
+      if (selection.kind === Kind.INLINE_FRAGMENT) return catalogOnly(selection.selectionSet.selections);
+      // validation has ruled out unknown and cyclic spreads
+      const fragment = fragments.get(selection.name.value);
+      return fragment !== undefined && catalogOnly(fragment.selectionSet.selections);
+    });
+  return catalogOnly(operation.selectionSet.selections);
+}
+
 /** Reads @inContext(language:, country:) off the operation (the locale and country of the answer). */
 export function inContextOf(
   document: DocumentNode,

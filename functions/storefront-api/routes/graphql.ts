@@ -3,10 +3,11 @@
 // GraphQL answer with HTTP 200.
 import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import type { StoreEnv } from "../access.ts";
-import { badRequest, bodyText, json, MAX_BODY_BYTES, StoreError, tooLarge } from "../envelope.ts";
+import type { AnswerCache } from "../../../shared/answer-cache.ts";
+import { CATALOG_SCOPE, type StoreEnv } from "../access.ts";
+import { badRequest, bodyText, json, jsonText, MAX_BODY_BYTES, StoreError, tooLarge } from "../envelope.ts";
 import { createStoreContext } from "../graphql/context.ts";
-import { type GraphQLRequest, inContextOf, prepare, run } from "../graphql/execute.ts";
+import { type GraphQLRequest, inContextOf, prepare, readsCatalogOnly, run } from "../graphql/execute.ts";
 import { acceptedLanguage, requestLocales } from "../domain/shop.ts";
 
 async function readRequest(c: Context<StoreEnv>): Promise<GraphQLRequest> {
@@ -59,7 +60,7 @@ function checked(request: { query: unknown; variables?: unknown; operationName?:
   return request as GraphQLRequest;
 }
 
-export function graphqlHandler(ctx: FunctionContext) {
+export function graphqlHandler(ctx: FunctionContext, answers: AnswerCache) {
   return async (c: Context<StoreEnv>) => {
     const request = await readRequest(c);
     const prepared = prepare(request);
@@ -72,18 +73,45 @@ export function graphqlHandler(ctx: FunctionContext) {
     }
     const site = c.get("site");
     const context = inContextOf(prepared.document, request.operationName, request.variables ?? {});
+    const locales = requestLocales(
+      site,
+      context.language ?? acceptedLanguage(site, c.req.header("accept-language")),
+    );
+    const country = context.country ?? null;
+    // a catalog read's answer is the same for every key until the catalog changes: kept per its version
+    const keeping = readsCatalogOnly(prepared.document, prepared.operation)
+      ? {
+        version: c.get("catalogVersion"),
+        key: JSON.stringify([
+          request.query,
+          request.variables ?? null,
+          request.operationName ?? null,
+          locales,
+          country,
+        ]),
+      }
+      : undefined;
+    const kept = keeping && answers.get(CATALOG_SCOPE, keeping.version, keeping.key);
+    if (kept) return jsonText(kept.body);
     const store = createStoreContext({
       sql: ctx.sql,
       clock: ctx.clock,
       site,
       publicUrl: ctx.config.publicUrl,
       keyId: c.get("keyId"),
-      locales: requestLocales(
-        site,
-        context.language ?? acceptedLanguage(site, c.req.header("accept-language")),
-      ),
-      country: context.country ?? null,
+      locales,
+      country,
     });
-    return json(await run(prepared.document, request, store));
+    const result = await run(prepared.document, request, store);
+    const text = JSON.stringify(result);
+    // an answer with errors (a bad argument, an internal failure) is not kept: the next request tries again
+    if (keeping && !result.errors?.length) {
+      answers.put(CATALOG_SCOPE, keeping.version, keeping.key, {
+        body: text,
+        etag: "",
+        contentType: "application/json",
+      });
+    }
+    return jsonText(text);
   };
 }

@@ -592,7 +592,8 @@ test("a page of products costs a fixed number of queries, however many products 
     debug: () => statements++,
     onnotice: () => {},
   }) as unknown as Sql;
-  const ctx = { ...host.ctx, sql };
+  // keeping no answers (ANSWER_CACHE_MB=0): each request builds its answer, which is what is counted
+  const ctx = { ...host.ctx, sql, config: { ...host.ctx.config, answerCacheBytes: 0 } };
   const app = createStorefrontApp(ctx, { forward: () => Promise.resolve(undefined) });
   const key = await host.key("storefront");
   const query = (first: number) =>

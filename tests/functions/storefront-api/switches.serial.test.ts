@@ -2,6 +2,9 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { withSettings } from "../../helpers/site-settings.ts";
+import { testDatabaseUrl } from "../../helpers/db.ts";
+import { serveTestHost } from "../../helpers/host.ts";
+import { connect } from "../../../shared/db.ts";
 import { createCart, data, gql, host, variant } from "./support.ts";
 
 const READ =
@@ -75,4 +78,82 @@ test("Image.altText is the asset's own description in the answer's language, els
     await sql`update public.content_assets set description = ${sql.json(asset.description as never)}
               where id = ${asset.id}`;
   }
+});
+
+test("catalog answers are kept until the catalog changes: a change through one instance is read at once through another; carts are never kept", async () => {
+  const sql = host.ctx.sql;
+  // a second instance: its own pool and its own kept answers over the same database
+  const pool = connect(testDatabaseUrl(), { max: 2 });
+  const other = serveTestHost(pool, {
+    host: "127.0.0.1",
+    overrides: { ...host.ctx.config, publicUrl: host.baseUrl },
+  });
+  const endpoints = [undefined, `${other.baseUrl}/api/store/api/2024-10/graphql.json`];
+  const TITLE = `{ productByHandle(handle: "tee") { title } }`;
+  const titles = () =>
+    Promise.all(endpoints.map(async (url) => {
+      const r = await gql(TITLE, undefined, { url });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.data.productByHandle.title;
+    }));
+  const [{ title }] = await sql<{ title: string }[]>`
+    select fields #>> '{title,en-US}' as title from public.content_entries where stage = 'published' and id = 'product.tee'`;
+  try {
+    assert.deepEqual(await titles(), [title, title]);
+    assert.deepEqual(await titles(), [title, title], "now kept on both");
+    for (const round of [1, 2, 3]) {
+      const renamed = `Tee, round ${round}`;
+      await sql`update public.content_entries set fields = jsonb_set(fields, '{title,en-US}', ${
+        sql.json(renamed)
+      })
+                where stage = 'published' and id = 'product.tee'`;
+      assert.deepEqual(await titles(), [renamed, renamed], `round ${round}: read at once on both instances`);
+    }
+    // a cart is read afresh every time, even in a query that also reads the catalog
+    const cart = await createCart({ lines: [{ merchandiseId: variant("MUG-01") }] });
+    const MIXED = `query($id: ID!) { shop { name } cart(id: $id) { totalQuantity } }`;
+    assert.equal((await data(MIXED, { id: cart.id })).cart.totalQuantity, 1);
+    await data(
+      `mutation($id: ID!, $lines: [CartLineInput!]!) { cartLinesAdd(cartId: $id, lines: $lines) { cart { id } } }`,
+      { id: cart.id, lines: [{ merchandiseId: variant("MUG-01"), quantity: 2 }] },
+    );
+    assert.equal((await data(MIXED, { id: cart.id })).cart.totalQuantity, 3);
+  } finally {
+    await sql`update public.content_entries set fields = jsonb_set(fields, '{title,en-US}', ${
+      sql.json(title)
+    })
+              where stage = 'published' and id = 'product.tee'`;
+    await other.close();
+    await pool.end();
+  }
+});
+
+test("a kept catalog answer is served while the catalog's version stands, and per language", async () => {
+  const sql = host.ctx.sql;
+  const QUERY = `{ productByHandle(handle: "mug") { title } }`;
+  const first = (await data(QUERY)).productByHandle.title;
+  // a change with triggers off (so no version bump, which nothing in the product does): the kept answer
+  // must still be served, which shows it really is kept
+  const [{ fields }] = await sql<{ fields: Record<string, unknown> }[]>`
+    select fields from public.content_entries where stage = 'published' and id = 'product.mug'`;
+  try {
+    await sql.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`; // no triggers: no version bump
+      await tx`update public.content_entries set fields = jsonb_set(fields, '{title,en-US}', '"Changed unseen"')
+               where stage = 'published' and id = 'product.mug'`;
+    });
+    assert.equal(
+      (await data(QUERY)).productByHandle.title,
+      first,
+      "the kept answer, built at the current version",
+    );
+    const fresh = await gql(QUERY, undefined, { headers: { "accept-language": "de" } });
+    assert.equal(fresh.status, 200);
+    // another language is another answer: built now, so it reads the row as it is
+    assert.equal(fresh.body.data.productByHandle.title, "Changed unseen");
+  } finally {
+    await sql`update public.content_entries set fields = ${sql.json(fields as never)}
+              where stage = 'published' and id = 'product.mug'`;
+  }
+  assert.equal((await data(QUERY)).productByHandle.title, first, "the version moved with the restore");
 });
