@@ -8,7 +8,8 @@
 //
 // BENCH_SCALE_MAX (default 100000) leaves out the steps above it: 1000000 adds the million responses,
 // which take minutes to generate on PGlite. A quick run (BENCH_ITERATIONS below 5) takes the smallest
-// step of each ladder only.
+// step of each ladder only. BENCH_SCALE_LADDERS=forms,bookings runs only those ladders (content, forms,
+// bookings; all by default), so one can be measured again without generating the others.
 import type { Sql } from "../shared/db.ts";
 import { createKey } from "../shared/keys.ts";
 import { growArticles, growBookings, growResponses, publishBenchForm, publishedEntries } from "./fixtures.ts";
@@ -20,6 +21,8 @@ type Measure = (label: string, run: () => Promise<unknown>, iterations?: number)
 
 const MAX = benchSize("BENCH_SCALE_MAX", 100_000, 100_000);
 const ITERATIONS = benchSize("BENCH_SCALE_ITERATIONS", 20, 1);
+const LADDERS = Deno.env.get("BENCH_SCALE_LADDERS")?.split(",").map((name) => name.trim()).filter(Boolean);
+const wantsLadder = (name: "content" | "forms" | "bookings") => !LADDERS?.length || LADDERS.includes(name);
 const ladder = (steps: number[]) => (QUICK ? steps.slice(0, 1) : steps.filter((n) => n <= MAX));
 const CONTENT_STEPS = ladder([1_000, 10_000, 100_000]);
 const RESPONSE_STEPS = ladder([10_000, 100_000, 1_000_000]);
@@ -215,9 +218,9 @@ export async function benchScale(sql: Sql, url: string, database: string, measur
   const host = await startBenchHost(url);
   try {
     return [
-      ...await contentLadder(sql, host, database, measure),
-      ...await formsLadder(sql, host, database, measure),
-      ...await bookingsLadder(sql, host, database, measure),
+      ...wantsLadder("content") ? await contentLadder(sql, host, database, measure) : [],
+      ...wantsLadder("forms") ? await formsLadder(sql, host, database, measure) : [],
+      ...wantsLadder("bookings") ? await bookingsLadder(sql, host, database, measure) : [],
     ];
   } finally {
     await host.stop();
