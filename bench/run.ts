@@ -249,7 +249,7 @@ await runCli(async () => {
 
   if (wants("scheduling")) results.push(await benchScheduling(sql, baseUrl, measure));
   if (wants("forms")) results.push(await benchForms(sql, baseUrl, measure));
-  if (wants("storefront")) results.push(...await benchStorefront(sql, baseUrl, measure));
+  if (wants("storefront")) results.push(...await benchStorefront(sql, { baseUrl, builtUrl: `http://localhost:${builtPort}` }, measure));
   const network = wants("network") ? await benchNetwork(sql, baseUrl) : undefined;
   if (network) results.push(network);
   if (wants("federation")) results.push(await benchFederation(sql, referenceCreateRate(network)));
