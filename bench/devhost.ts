@@ -26,16 +26,40 @@ function statusBytes(pid: number, field: "VmRSS" | "VmHWM"): number {
   }
 }
 
+/**
+ * The command `deno task dev` runs (deno.json), as environment and arguments, so that what is measured is
+ * the task itself with its memory settings, run directly so that its process is the one read from /proc.
+ */
+async function devTask(): Promise<{ env: Record<string, string>; args: string[] }> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  const words = String(config.tasks.dev).split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split("=");
+    env[name] = value.join("=");
+  }
+  if (words.shift() !== "deno") throw new Error(`deno task dev does not run deno: ${config.tasks.dev}`);
+  return { env, args: words };
+}
+
 export async function benchDevHost(): Promise<Record<string, unknown>[]> {
   const dir = await Deno.makeTempDir({ prefix: "sitewire-bench-dev-" });
   const port = freePort();
   const pgPort = freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   console.log(`bench: the embedded default, \`task dev\` on an on-disk PGlite in ${dir}, under load at ${CONNECTIONS.join(", ")} connection(s)`);
+  const task = await devTask();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../scripts/dev.ts", import.meta.url).pathname],
+    args: task.args,
     cwd: new URL("..", import.meta.url).pathname,
-    env: { DATA_DIR: dir, PORT: String(port), PGPORT: String(pgPort), HOST: "127.0.0.1", RATE_LIMIT_SCALE: BENCH_RATE_LIMIT_SCALE },
+    env: {
+      ...task.env,
+      DATA_DIR: dir,
+      PORT: String(port),
+      PGPORT: String(pgPort),
+      HOST: "127.0.0.1",
+      RATE_LIMIT_SCALE: BENCH_RATE_LIMIT_SCALE,
+    },
     stdin: "null",
     stdout: "null",
     stderr: "inherit",
