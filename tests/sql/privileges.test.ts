@@ -99,6 +99,7 @@ const ACCESS_BY_TABLE: Record<string, Access> = {
   form_response_counts: NONE,
   person_tiers: { anon: "-", authenticated: "DELETE,INSERT,SELECT,UPDATE / ALL,SELECT" },
   scheduling_bookings: { anon: "-", authenticated: "SELECT / SELECT" },
+  scheduling_live_booking_months: NONE,
   scheduling_chat_grants: { anon: "-", authenticated: "SELECT / SELECT" },
   scheduling_holds: { anon: "-", authenticated: "SELECT / SELECT" },
   scheduling_meeting_joins: { anon: "-", authenticated: "SELECT / SELECT" },

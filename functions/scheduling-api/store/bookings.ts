@@ -88,6 +88,32 @@ export interface BookingFilter {
   onlyFor?: string;
 }
 
+/**
+ * The total of an upcoming or past list with no other filter, from the live bookings kept per month
+ * (migrations/20261126004200_scheduling_live_booking_counts.sql): the months wholly on that side of now,
+ * plus the current month's live bookings on that side, counted on the live-bookings index. Undefined
+ * for any other list, whose matches are counted.
+ */
+function keptLiveTotal(db: Db, f: BookingFilter): Fragment | undefined {
+  const [status, ...more] = f.statuses;
+  const filtered = f.attendeeEmail || f.attendeeName || f.bookingUid || f.eventTypeSlugs || f.teamTypeSlugs ||
+    f.afterStart || f.beforeEnd || f.afterCreatedAt || f.beforeCreatedAt || f.afterUpdatedAt ||
+    f.beforeUpdatedAt || f.onlyFor !== undefined;
+  if (more.length || filtered || (status !== "upcoming" && status !== "past")) return undefined;
+  const monthStart = new Date(Date.UTC(f.now.getUTCFullYear(), f.now.getUTCMonth(), 1));
+  const nextMonth = new Date(Date.UTC(f.now.getUTCFullYear(), f.now.getUTCMonth() + 1, 1));
+  const live = db`b.status in ('accepted', 'pending')`;
+  return status === "upcoming"
+    ? db`select (coalesce((select sum(bookings) from public.scheduling_live_booking_months
+                           where month >= ${nextMonth}), 0)
+                 + (select count(*) from public.scheduling_bookings b
+                    where ${live} and b.end_at >= ${f.now} and b.end_at < ${nextMonth}))::int`
+    : db`select (coalesce((select sum(bookings) from public.scheduling_live_booking_months
+                           where month < ${monthStart}), 0)
+                 + (select count(*) from public.scheduling_bookings b
+                    where ${live} and b.end_at < ${f.now} and b.end_at >= ${monthStart}))::int`;
+}
+
 export async function listBookings(db: Db, f: BookingFilter): Promise<{ rows: BookingRow[]; total: number }> {
   const status = (s: BookingFilter["statuses"][number]): Fragment => {
     switch (s) {
@@ -143,7 +169,7 @@ export async function listBookings(db: Db, f: BookingFilter): Promise<{ rows: Bo
     sort[0].direction === "desc" ? db`b.id desc` : db`b.id asc`,
   ].reduce((a, b) => db`${a}, ${b}`);
   const rows = await db<(BookingRow & { total: number })[]>`
-    select b.*, (select count(*)::int from public.scheduling_bookings b where ${matching}) as total
+    select b.*, (${keptLiveTotal(db, f) ?? db`select count(*)::int from public.scheduling_bookings b where ${matching}`}) as total
       from public.scheduling_bookings b
      where ${matching}
      order by ${order}
