@@ -34,26 +34,17 @@ language sql volatile security definer set search_path = '' as $$
 $$;
 revoke execute on function public.form_response_counts_apply(jsonb) from public, anon, authenticated;
 
-create or replace function public.form_response_counts_after_insert() returns trigger
+-- Inserted responses count up, deleted ones down: one function for both statements, whose rows come
+-- as the transition table `changed`.
+create or replace function public.form_response_counts_after_statement() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   perform public.form_response_counts_apply((
-    select jsonb_agg(jsonb_build_object('form', form, 'submitted', submitted, 'shard', shard, 'delta', n))
+    select jsonb_agg(jsonb_build_object('form', form, 'submitted', submitted, 'shard', shard,
+                                        'delta', case when tg_op = 'DELETE' then -n else n end))
     from (select form, submitted_at is not null as submitted, public.form_response_shard(token) as shard,
                  count(*) as n
-          from added group by 1, 2, 3) g));
-  return null;
-end
-$$;
-
-create or replace function public.form_response_counts_after_delete() returns trigger
-language plpgsql security definer set search_path = '' as $$
-begin
-  perform public.form_response_counts_apply((
-    select jsonb_agg(jsonb_build_object('form', form, 'submitted', submitted, 'shard', shard, 'delta', -n))
-    from (select form, submitted_at is not null as submitted, public.form_response_shard(token) as shard,
-                 count(*) as n
-          from removed group by 1, 2, 3) g));
+          from changed group by 1, 2, 3) g));
   return null;
 end
 $$;
@@ -74,9 +65,9 @@ end
 $$;
 
 create trigger form_response_counts_insert after insert on public.form_responses
-  referencing new table as added for each statement execute function public.form_response_counts_after_insert();
+  referencing new table as changed for each statement execute function public.form_response_counts_after_statement();
 create trigger form_response_counts_delete after delete on public.form_responses
-  referencing old table as removed for each statement execute function public.form_response_counts_after_delete();
+  referencing old table as changed for each statement execute function public.form_response_counts_after_statement();
 create trigger form_response_counts_move after update of form, token, submitted_at on public.form_responses
   for each row when (old.form is distinct from new.form or old.token is distinct from new.token
                      or (old.submitted_at is null) <> (new.submitted_at is null))

@@ -32,26 +32,17 @@ language sql volatile security definer set search_path = '' as $$
 $$;
 revoke execute on function public.scheduling_live_booking_months_apply(jsonb) from public, anon, authenticated;
 
-create or replace function public.scheduling_live_booking_months_after_insert() returns trigger
+-- Inserted live bookings count up, deleted ones down: one function for both statements, whose rows come
+-- as the transition table `changed`.
+create or replace function public.scheduling_live_booking_months_after_statement() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   perform public.scheduling_live_booking_months_apply((
-    select jsonb_agg(jsonb_build_object('month', month, 'shard', shard, 'delta', n))
+    select jsonb_agg(jsonb_build_object('month', month, 'shard', shard,
+                                        'delta', case when tg_op = 'DELETE' then -n else n end))
     from (select public.scheduling_booking_month(end_at) as month, (hashtext(uid) & 7)::smallint as shard,
                  count(*) as n
-          from added where status in ('accepted', 'pending') group by 1, 2) g));
-  return null;
-end
-$$;
-
-create or replace function public.scheduling_live_booking_months_after_delete() returns trigger
-language plpgsql security definer set search_path = '' as $$
-begin
-  perform public.scheduling_live_booking_months_apply((
-    select jsonb_agg(jsonb_build_object('month', month, 'shard', shard, 'delta', -n))
-    from (select public.scheduling_booking_month(end_at) as month, (hashtext(uid) & 7)::smallint as shard,
-                 count(*) as n
-          from removed where status in ('accepted', 'pending') group by 1, 2) g));
+          from changed where status in ('accepted', 'pending') group by 1, 2) g));
   return null;
 end
 $$;
@@ -73,11 +64,11 @@ end
 $$;
 
 create trigger scheduling_live_booking_months_insert after insert on public.scheduling_bookings
-  referencing new table as added for each statement
-  execute function public.scheduling_live_booking_months_after_insert();
+  referencing new table as changed for each statement
+  execute function public.scheduling_live_booking_months_after_statement();
 create trigger scheduling_live_booking_months_delete after delete on public.scheduling_bookings
-  referencing old table as removed for each statement
-  execute function public.scheduling_live_booking_months_after_delete();
+  referencing old table as changed for each statement
+  execute function public.scheduling_live_booking_months_after_statement();
 create trigger scheduling_live_booking_months_change after update of status, end_at, uid on public.scheduling_bookings
   for each row when ((old.status in ('accepted', 'pending')) <> (new.status in ('accepted', 'pending'))
                      or old.end_at is distinct from new.end_at or old.uid is distinct from new.uid)
