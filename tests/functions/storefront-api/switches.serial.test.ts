@@ -5,6 +5,7 @@ import { withSettings } from "../../helpers/site-settings.ts";
 import { testDatabaseUrl } from "../../helpers/db.ts";
 import { serveTestHost } from "../../helpers/host.ts";
 import { connect } from "../../../shared/db.ts";
+import { createKey, revokeKey } from "../../../shared/keys.ts";
 import { createCart, data, gql, host, variant } from "./support.ts";
 
 const READ =
@@ -156,4 +157,18 @@ test("a kept catalog answer is served while the catalog's version stands, and pe
               where stage = 'published' and id = 'product.mug'`;
   }
   assert.equal((await data(QUERY)).productByHandle.title, first, "the version moved with the restore");
+});
+
+test("a kept catalog answer is still admitted first: a revoked key, a key of another kind and no key are refused", async () => {
+  const QUERY = `{ shop { name } products(first: 2) { nodes { handle } } }`;
+  const { key, id } = await createKey(host.ctx.sql, { name: "kept answers", kind: "storefront" });
+  const kept = await gql(QUERY, undefined, { key });
+  assert.equal(kept.status, 200);
+  assert.equal((await gql(QUERY, undefined, { key })).status, 200, "now kept");
+  await revokeKey(host.ctx.sql, id);
+  const revoked = await gql(QUERY, undefined, { key });
+  assert.equal(revoked.status, 401, JSON.stringify(revoked.body));
+  assert.equal(revoked.body.data, undefined);
+  assert.equal((await gql(QUERY, undefined, { key: await host.key("delivery") })).status, 403);
+  assert.equal((await gql(QUERY, undefined, { key: null })).status, 401);
 });
