@@ -36,6 +36,7 @@ import {
   insertSubjectPerson,
   insertSubjectPost,
   lockRepo,
+  makeRepoHead,
   messageOf,
   postIdOf,
   type RepoHead,
@@ -45,6 +46,7 @@ import {
   type Stored,
   uploadedBlobs,
 } from "./store/writer.ts";
+import { deferred, type Later } from "./store/pipeline.ts";
 import { forbidden, invalidRecord, invalidSwap } from "./xrpc/errors.ts";
 import type { NetworkSite, Viewer } from "./xrpc/method.ts";
 
@@ -83,6 +85,9 @@ async function prepare(op: WriteOp): Promise<Prepared> {
   return { op, rkey, record, cid: await recordCid(record), keyIsOurs };
 }
 
+/** A member's first write finds no head to lock: it is made, and the write runs again holding it. */
+const NO_HEAD = Symbol("no repository head yet");
+
 export async function applyWrites(
   ctx: FunctionContext,
   site: NetworkSite,
@@ -92,33 +97,15 @@ export async function applyWrites(
 ): Promise<WriteOutcome> {
   const prepared: Prepared[] = [];
   for (const op of ops) prepared.push(await prepare(op));
-  const initial = await initialHead(viewer.did);
   try {
-    return await ctx.sql.begin(async (tx) => {
-      const head = await lockRepo(tx, viewer.id, initial);
-      if (options.swapCommit !== undefined && options.swapCommit !== head.cid) {
-        throw invalidSwap(`Commit was at ${head.cid}`);
-      }
-      const results: WriteResult[] = [];
-      for (const write of prepared) results.push(await applyOne(tx, site, viewer, write, options.now));
-      // a joined member's write becomes a signed commit of their repository in this same transaction
-      // (only theirs are queued: the queueing trigger skips members without an account)
-      const written = prepared.map((write) => `${write.op.collection}/${write.rkey}`);
-      const projected = head.joined
-        ? await projectQueuedOf(ctx.config, tx, site, viewer.id, options.now, written)
-        : undefined;
-      if (projected) return { results, commit: projected };
-      const rev = TID.nextStr(head.rev);
-      const commit = {
-        rev,
-        cid: await recordCid({ did: viewer.did, version: 3, rev, prev: head.cid, writes: results } as never),
-      };
-      await saveRepoHead(tx, viewer.id, commit, options.now);
-      return { results, commit };
-    }).then((outcome) => {
-      firehoseOf(ctx).poke();
-      return outcome;
-    }) as WriteOutcome;
+    let outcome = await writeOnce(ctx, site, viewer, prepared, options);
+    if (outcome === NO_HEAD) {
+      await makeRepoHead(ctx.sql, viewer.id, await initialHead(viewer.did));
+      outcome = await writeOnce(ctx, site, viewer, prepared, options);
+      if (outcome === NO_HEAD) throw new Error(`the repository head of ${viewer.did} is missing`);
+    }
+    firehoseOf(ctx).poke();
+    return outcome;
   } catch (error) {
     // a second like, repost, follow or block of the same subject
     if ((error as { code?: string })?.code === "23505") {
@@ -128,12 +115,73 @@ export async function applyWrites(
   }
 }
 
+/**
+ * One transaction of the write. The repository lock is its first statement and the write's own statements
+ * queue behind it on the connection without waiting for it (the server runs none of them before the lock
+ * is held), so the lock, the rows and the projection's reads go out together; the inserts and the
+ * commit's keeping are not waited for either, and the COMMIT follows them (store/pipeline.ts).
+ */
+async function writeOnce(
+  ctx: FunctionContext,
+  site: NetworkSite,
+  viewer: Viewer,
+  prepared: Prepared[],
+  options: { swapCommit?: string; now: Date },
+): Promise<WriteOutcome | typeof NO_HEAD> {
+  const sent = deferred();
+  try {
+    const outcome = await ctx.sql.begin(async (tx) => {
+      const head = lockRepo(tx, viewer.id).then((head) => {
+        if (!head) throw NO_HEAD;
+        if (options.swapCommit !== undefined && options.swapCommit !== head.cid) {
+          throw invalidSwap(`Commit was at ${head.cid}`);
+        }
+        return head;
+      });
+      head.catch(() => {});
+      try {
+        const results: WriteResult[] = [];
+        for (const write of prepared) results.push(await applyOne(tx, site, viewer, write, options.now, sent.later));
+        // a joined member's write becomes a signed commit of their repository in this same transaction
+        // (only theirs are queued: the queueing trigger skips members without an account). A joined
+        // member's DID is their did:plc (made with the account), anybody else's a did:web: by that, the
+        // projection's reads go out behind the write's statements; the lock's answer decides, and a member
+        // who joined since the session was read is projected after it.
+        const written = prepared.map((write) => `${write.op.collection}/${write.rkey}`);
+        const project = () => projectQueuedOf(ctx.config, tx, site, viewer.id, options.now, written, sent.later);
+        const projecting = viewer.did.startsWith("did:plc:") ? project() : undefined;
+        projecting?.catch(() => {});
+        const locked = await head;
+        const projected = projecting ? await projecting : locked.joined ? await project() : undefined;
+        if (projected) return { results, commit: projected };
+        const rev = TID.nextStr(locked.rev);
+        const commit = {
+          rev,
+          cid: await recordCid({ did: viewer.did, version: 3, rev, prev: locked.cid, writes: results } as never),
+        };
+        sent.later(saveRepoHead(tx, viewer.id, commit, options.now));
+        return { results, commit };
+      } catch (error) {
+        await head; // the head's own refusals (no head yet, swapCommit) come before the write's
+        throw error;
+      }
+    }) as WriteOutcome;
+    await sent.settled();
+    return outcome;
+  } catch (error) {
+    if (error === NO_HEAD) return NO_HEAD;
+    throw error;
+  }
+}
+
+/** Applies one operation; the statements whose answers it does not need go to `later`. */
 async function applyOne(
   tx: Tx,
   site: NetworkSite,
   viewer: Viewer,
   write: Prepared,
   now: Date,
+  later: Later,
 ): Promise<WriteResult> {
   const rkey = write.rkey;
   if (write.op.action !== "create" && write.op.swapRecord !== undefined) {
@@ -141,13 +189,13 @@ async function applyOne(
     if ((write.op.swapRecord ?? undefined) !== current) throw invalidSwap(`Record was at ${current ?? "nothing"}`);
   }
   if (!("record" in write)) {
-    if (write.op.collection === PROFILE) await clearProfile(tx, viewer.id, now);
+    if (write.op.collection === PROFILE) later(clearProfile(tx, viewer.id, now));
     else await deleteRecordRow(tx, write.op.collection, viewer.id, rkey);
     return { action: "delete" };
   }
   const { op, record, cid } = write;
   if (op.collection === PROFILE) {
-    await putProfile(tx, viewer.id, record, cid, now);
+    await putProfile(tx, viewer.id, record, cid, now, later);
     return { action: op.action, uri: atUri(viewer.did, PROFILE, rkey), cid };
   }
   if (op.action === "update") {
@@ -161,15 +209,15 @@ async function applyOne(
   const stored: Stored = { rkey, cid, record, createdAt, now };
   switch (op.collection) {
     case POST:
-      return await writePost(tx, site, viewer, stored, op.action);
+      return await writePost(tx, site, viewer, stored, op.action, later);
     case LIKE:
     case REPOST: {
       const subject = await subjectPost(tx, site, (record.subject as { uri?: string })?.uri);
       if ("messageId" in subject) {
         if (op.collection === REPOST) throw invalidRecord("A space's post cannot be reposted.");
-        await insertHeart(tx, viewer.id, subject.messageId, rkey, now);
+        later(insertHeart(tx, viewer.id, subject.messageId, rkey, now));
       } else {
-        await insertSubjectPost(tx, op.collection, viewer.id, stored, subject.postId);
+        later(insertSubjectPost(tx, op.collection, viewer.id, stored, subject.postId));
       }
       break;
     }
@@ -178,7 +226,7 @@ async function applyOne(
       const subject = await resolveActor(tx, String(record.subject), site.handleDomain);
       if (!subject) throw invalidRecord("The subject is not a member of this site.");
       if (subject.id === viewer.id) throw invalidRecord(`You cannot ${op.collection === FOLLOW ? "follow" : "block"} yourself.`);
-      await insertSubjectPerson(tx, op.collection, viewer.id, stored, subject.id);
+      later(insertSubjectPerson(tx, op.collection, viewer.id, stored, subject.id));
       break;
     }
   }
@@ -191,6 +239,7 @@ async function writePost(
   viewer: Viewer,
   stored: Stored,
   action: "create" | "update",
+  later: Later,
 ): Promise<WriteResult> {
   const record = stored.record;
   const media = mediaOf(record.embed);
@@ -216,7 +265,7 @@ async function writePost(
   const root = reply ? await subjectPost(tx, site, reply.root?.uri, { missing: "ok" }) : undefined;
   const quoted = quotedUri(record.embed);
   const quote = quoted ? await subjectPost(tx, site, quoted, { missing: "ok" }) : undefined;
-  await insertPost(tx, viewer.id, stored, {
+  later(insertPost(tx, viewer.id, stored, {
     text: String(record.text ?? ""),
     facets: record.facets,
     embed: record.embed,
@@ -225,7 +274,7 @@ async function writePost(
     replyRootId: root && "postId" in root ? root.postId : undefined,
     replyParentId: parent && "postId" in parent ? parent.postId : undefined,
     quoteId: quote && "postId" in quote ? quote.postId : undefined,
-  });
+  }));
   return { action, uri: atUri(viewer.did, POST, stored.rkey), cid: stored.cid };
 }
 
@@ -272,12 +321,19 @@ async function checkBlobs(tx: Tx, personId: string, blobs: BlobRefJson[]): Promi
   return known;
 }
 
-async function putProfile(tx: Tx, personId: string, record: Record<string, unknown>, cid: string, now: Date) {
+async function putProfile(
+  tx: Tx,
+  personId: string,
+  record: Record<string, unknown>,
+  cid: string,
+  now: Date,
+  later: Later,
+) {
   const avatar = record.avatar as BlobRefJson | undefined;
   const banner = record.banner as BlobRefJson | undefined;
   const known = await checkBlobs(tx, personId, [avatar, banner].filter((b): b is BlobRefJson => Boolean(b)));
   const picture = (b: BlobRefJson | undefined) => b ? { cid: b.ref.$link, mime: known.get(b.ref.$link)! } : undefined;
-  await saveProfile(tx, personId, {
+  later(saveProfile(tx, personId, {
     displayName: typeof record.displayName === "string" ? record.displayName : "",
     description: typeof record.description === "string" ? record.description : "",
     avatar: picture(avatar),
@@ -285,12 +341,12 @@ async function putProfile(tx: Tx, personId: string, record: Record<string, unkno
     record,
     cid,
     now,
-  });
+  }));
 }
 
 /** Deleting the profile record leaves the site's profile with no display name, description or pictures. */
-async function clearProfile(tx: Tx, personId: string, now: Date) {
-  await saveProfile(tx, personId, { displayName: "", description: "", record: null, cid: null, now });
+function clearProfile(tx: Tx, personId: string, now: Date): Promise<void> {
+  return saveProfile(tx, personId, { displayName: "", description: "", record: null, cid: null, now });
 }
 
 function validDate(value: unknown): Date | undefined {

@@ -19,13 +19,14 @@ import {
   allRecordPaths,
   appendEvent,
   clearRepository,
+  keepCommit,
   lockHead,
+  projectionInputs,
   recordCidsAt,
   saveHead,
   saveRecordIndex,
   setAccountHandle,
   tableRecords,
-  takeQueuedOf,
 } from "../store/repo.ts";
 import {
   accountEventBody,
@@ -39,6 +40,7 @@ import {
 import { openKey } from "./keys.ts";
 import { updateHandle } from "./plc.ts";
 import { PgRepoStorage } from "./storage.ts";
+import { type Later, sendOrWait } from "../store/pipeline.ts";
 
 /** A larger change goes out as several commits, each within a commit event's limit of operations. */
 const OPS_PER_COMMIT = COMMIT_EVENT_MAX_OPS;
@@ -65,38 +67,36 @@ export function project(
   paths: string[] | undefined,
   now: Date,
 ): Promise<Head | undefined> {
-  return projectPaths(config, tx, site, personId, Promise.resolve(paths), now);
+  return projectPaths(config, tx, site, personId, { paths }, now);
 }
 
-// Every API write of a joined member runs this inside its repository lock, so the reads that do not wait
-// on each other are sent together (one connection pipelines them, in order) rather than one round trip each.
-// `likely` are the paths the caller expects to find queued (what its write touched): their rows and
-// record cids are read in the same round trip as the queue itself, and only paths queued beyond them
-// (the admin's edits waiting, rows a trigger touched) cost another.
+// Every API write of a joined member runs this inside its repository lock, so what it starts from is read
+// in one statement (network_projection_inputs): the head, the queue, the account and, at the paths it
+// expects to project (`likely`: what the write touched, or the paths it was given), the tables' rows and
+// the repository's record cids. Only paths queued beyond them (the admin's edits waiting, rows a trigger
+// touched) cost another round trip.
 async function projectPaths(
   config: RuntimeConfig,
   tx: Tx,
   site: ProjectionSite,
   personId: string,
-  pathsToCome: Promise<string[] | undefined>,
+  asked: { paths: string[] | undefined } | { queued: true; likely: string[] },
   now: Date,
-  likely: string[] = [],
+  later?: Later,
 ): Promise<Head | undefined> {
-  const [account, head, paths, likelyWanted, likelyHeld] = await Promise.all([
-    accountOf(tx, personId),
-    lockHead(tx, personId),
-    pathsToCome,
-    likely.length ? tableRecords(tx, personId, likely) : undefined,
-    likely.length ? recordCidsAt(tx, personId, likely) : undefined,
-  ]);
+  const takeQueue = "queued" in asked;
+  const likely = (takeQueue ? asked.likely : asked.paths ?? []).filter((p) => p !== "");
+  const inputs = await projectionInputs(tx, personId, { takeQueue, likely });
+  const { account, head } = inputs;
+  const paths = takeQueue ? inputs.queued : asked.paths;
   if (!account || account.status !== "active") return undefined;
   const keypair = await openKey(config.networkKeySecret, account.signing_key);
   if (paths?.includes("")) await projectAccount(config, tx, site, account, keypair, now);
   const recordPaths = paths?.filter((p) => p !== "");
   const fresh = !head?.data_cid;
   const scope = fresh ? undefined : recordPaths;
-  const readAlready = likelyWanted && likelyHeld && scope?.every((path) => likely.includes(path));
-  const [wanted, held] = readAlready ? [likelyWanted, likelyHeld] : await Promise.all([
+  const readAlready = inputs.records && inputs.held && scope?.every((path) => likely.includes(path));
+  const [wanted, held] = readAlready ? [inputs.records!, inputs.held!] : await Promise.all([
     tableRecords(tx, personId, scope),
     fresh
       ? clearRepository(tx, personId).then(() => new Map<string, string>())
@@ -104,6 +104,8 @@ async function projectPaths(
       ? recordCidsAt(tx, personId, scope)
       : allRecordPaths(tx, personId),
   ]);
+  // the record cids the writes put, worked out once (the ops of the commit event name them too)
+  const cids = new Map<string, string>();
   const writes: RecordWriteOp[] = [];
   for (const path of new Set([...(scope ?? wanted.keys()), ...(scope ? [] : held.keys())])) {
     const [name, rkey] = path.split("/");
@@ -115,7 +117,9 @@ async function projectPaths(
       continue;
     }
     const lex = jsonToLex(record) as Record<string, unknown>;
-    if (current === (await cidForLex(lex as never)).toString()) continue;
+    const cid = (await cidForLex(lex as never)).toString();
+    if (current === cid) continue;
+    cids.set(path, cid);
     writes.push({ action: current ? WriteOpAction.Update : WriteOpAction.Create, collection, rkey, record: lex as never });
   }
   const storage = new PgRepoStorage(tx, personId);
@@ -125,7 +129,7 @@ async function projectPaths(
   if (fresh) {
     // a repository from nothing (on joining): an empty genesis commit, then the records in batches
     const commit = await Repo.formatInitCommit(storage, account.did, keypair, []);
-    ({ head: last } = await keep(tx, storage, account, commit, [], null, now));
+    ({ head: last } = await keep(tx, storage, account, commit, [], null, now, later, cids));
     prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
   }
   for (let i = 0; i < writes.length; i += OPS_PER_COMMIT) {
@@ -133,7 +137,7 @@ async function projectPaths(
     const repo = await Repo.load(storage, parseCid(last!.cid));
     const commit = await repo.formatCommit(batch, keypair);
     // `held` has every path a batch writes (each path once in all the batches): its cids are the ops' prev
-    ({ head: last, announced } = await keep(tx, storage, account, commit, batch, prevData, now, held));
+    ({ head: last, announced } = await keep(tx, storage, account, commit, batch, prevData, now, later, cids, held));
     prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
   }
   // a repository made from nothing is announced whole as well (what the reference server does on
@@ -210,7 +214,8 @@ export async function appendSync(tx: Tx, storage: PgRepoStorage, did: string, he
 
 /**
  * Projects what an app's write just queued for its writer, inside the write's own transaction; `written`
- * are the paths the write touched (read along with the queue).
+ * are the paths the write touched (read along with the queue). The commit's keeping is sent to `later`
+ * rather than waited for: the write's transaction commits right behind it.
  */
 export async function projectQueuedOf(
   config: RuntimeConfig,
@@ -219,8 +224,9 @@ export async function projectQueuedOf(
   personId: string,
   now: Date,
   written: string[],
+  later: Later,
 ): Promise<Head | undefined> {
-  return await projectPaths(config, tx, site, personId, takeQueuedOf(tx, personId), now, written);
+  return await projectPaths(config, tx, site, personId, { queued: true, likely: written }, now, later);
 }
 
 function dataCidOf(commitBytes: Uint8Array): string {
@@ -230,7 +236,8 @@ function dataCidOf(commitBytes: Uint8Array): string {
 /**
  * Keeps a commit (its blocks, the record index, the head) and announces it: with #commit, or with #sync
  * for its head when the commit is too big for one commit event (fitsCommitEvent), so that a relay fetches
- * the repository with getRepo rather than refuse the event. Answers the head and which event went out.
+ * the repository with getRepo rather than refuse the event. `cids` are the record cids of the writes,
+ * `before` the cids their paths held. Answers the head and which event went out.
  */
 async function keep(
   tx: Tx,
@@ -240,26 +247,33 @@ async function keep(
   writes: RecordWriteOp[],
   prevData: string | null,
   now: Date,
+  later: Later | undefined,
+  cids: Map<string, string>,
   before: Map<string, string> = new Map(),
 ): Promise<{ head: Head; announced: "commit" | "sync" }> {
-  const ops = await Promise.all(writes.map(async (w) => {
+  const ops = writes.map((w) => {
     const path = `${w.collection}/${w.rkey}`;
-    const cid = w.action === WriteOpAction.Delete ? null : (await cidForLex(w.record as never)).toString();
+    const cid = w.action === WriteOpAction.Delete ? null : cids.get(path)!;
     return { action: w.action, path, cid, prev: before.get(path) ?? null };
-  }));
+  });
   const dataCid = dataCidOf(commit.newBlocks.get(commit.cid)!);
   const head = { cid: commit.cid.toString(), rev: commit.rev };
   const car = await commitEventCar(commit);
   const fits = fitsCommitEvent(car, ops.length);
   const body = fits ? commitEventBody({ did: account.did, commit, car, ops, prevData, time: now }) : undefined;
-  // the writes that do not depend on each other, sent together (pipelined on the transaction's connection)
-  await Promise.all([
-    storage.applyCommit(commit),
-    saveRecordIndex(tx, account.person_id, ops.map((op) => ({ path: op.path, cid: op.cid }))),
-    saveHead(tx, account.person_id, { rev: commit.rev, commit_cid: head.cid, data_cid: dataCid }, now),
-    body ? appendEvent(tx, { did: account.did, kind: "commit", body }) : undefined,
-  ]);
-  // #sync reads the signed commit from storage, where applyCommit has just put it
+  // blocks in and out, the record index, the head and the event: one statement, not waited for when the
+  // caller takes it `later` (nothing here needs its answer: storage has the blocks in memory already)
+  const { blocks, removed } = storage.taken(commit);
+  await sendOrWait(later, keepCommit(tx, account.person_id, {
+    rev: commit.rev,
+    commitCid: head.cid,
+    dataCid,
+    blocks,
+    removed,
+    index: ops.map((op) => ({ path: op.path, cid: op.cid })),
+    event: body ? { did: account.did, kind: "commit", body } : undefined,
+  }, now));
+  // #sync reads the signed commit from storage, where it has just been put
   if (!fits) await appendSync(tx, storage, account.did, head, now);
   return { head, announced: fits ? "commit" : "sync" };
 }

@@ -96,9 +96,19 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
 
   /** Keeps a commit's new blocks and drops the ones it made unreachable. */
   async applyCommit(commit: CommitData): Promise<void> {
+    const { blocks, removed } = this.taken(commit);
+    await replaceBlocks(this.db as Tx, this.personId, commit.rev, blocks, removed);
+  }
+
+  /**
+   * A commit's blocks as this storage now sees them (its new blocks read from memory from here on, the
+   * unreachable ones gone), and the rows the database must change to match: for a caller that writes
+   * them in a statement of its own (keepCommit).
+   */
+  taken(commit: CommitData): { blocks: { cid: string; bytes: Uint8Array }[]; removed: string[] } {
     this.cache.addMap(commit.newBlocks);
     const removed = commit.removedCids.toList().filter((cid) => !commit.newBlocks.has(cid));
     for (const cid of removed) this.cache.delete(cid);
-    await replaceBlocks(this.db as Tx, this.personId, commit.rev, this.keep(commit.newBlocks), removed.map(String));
+    return { blocks: this.keep(commit.newBlocks), removed: removed.map(String) };
   }
 }

@@ -1,7 +1,6 @@
 // SQL of the federated side (service role): joined members' accounts, their repository blocks and
 // record index, the projection queue, the event stream (network_seq), subscribers and crawls.
 import type { Db, Tx } from "../../../shared/db.ts";
-import { BLOCK, FOLLOW, LIKE, POST, PROFILE, REPOST } from "../records.ts";
 
 export interface AccountRow {
   person_id: string;
@@ -193,50 +192,86 @@ export async function clearRepository(tx: Tx, personId: string) {
 
 // ---- what the site's tables say the repository holds
 
-/** The community table each collection of a repository comes from (profiles aside). */
-const TABLES: Record<string, string> = {
-  [POST]: "community_posts",
-  [LIKE]: "community_likes",
-  [REPOST]: "community_reposts",
-  [FOLLOW]: "community_follows",
-  [BLOCK]: "community_blocks",
-};
-
 /**
  * The records the tables hold at these paths (all of the member's public records when paths is
  * undefined): posts only when everyone may see them; the profile as an app wrote it, else the site's
- * display name and description.
+ * display name and description (migration network_projection_statements, network_table_records).
  */
 export async function tableRecords(
   db: Db,
   personId: string,
   paths?: string[],
 ): Promise<Map<string, Record<string, unknown>>> {
-  const wanted = new Map<string, string[]>();
-  for (const path of paths ?? []) {
-    const [collection, rkey] = path.split("/");
-    wanted.set(collection, [...(wanted.get(collection) ?? []), rkey]);
+  const rows = await db<{ path: string; record: Record<string, unknown> }[]>`
+    select path, record from public.network_table_records(${personId}, ${paths ?? null}::text[])`;
+  return new Map(rows.map((r) => [r.path, r.record]));
+}
+
+/** What projecting a member starts from (network_projection_inputs), read in one statement. */
+export interface ProjectionInputs {
+  /** the paths taken off the queue (undefined unless asked to take them) */
+  queued: string[] | undefined;
+  account: AccountRow | undefined;
+  head: RepoHeadRow | undefined;
+  /** the tables' records at the likely paths (undefined when none were named) */
+  records: Map<string, Record<string, unknown>> | undefined;
+  /** the repository's record cids at the likely paths (undefined when none were named) */
+  held: Map<string, string> | undefined;
+}
+
+/**
+ * Locks the member's head for this transaction, takes their queued paths when `takeQueue`, and reads their
+ * account and, at the `likely` paths, the tables' records and the repository's cids: one round trip.
+ */
+export async function projectionInputs(
+  tx: Tx,
+  personId: string,
+  options: { takeQueue: boolean; likely: string[] },
+): Promise<ProjectionInputs> {
+  const [row] = await tx<
+    (Omit<AccountRow, "person_id"> & RepoHeadRow & {
+      queued: string[] | null;
+      records: Record<string, Record<string, unknown>> | null;
+      held: Record<string, string> | null;
+    })[]
+  >`select * from public.network_projection_inputs(${personId}, ${options.takeQueue}, ${options.likely}::text[])`;
+  const { queued, records, held, rev, commit_cid, data_cid, ...account } = row;
+  return {
+    queued: options.takeQueue ? queued ?? [] : undefined,
+    account: account.did === null ? undefined : { person_id: personId, ...account },
+    head: rev === null ? undefined : { rev, commit_cid, data_cid },
+    records: records ? new Map(Object.entries(records)) : undefined,
+    held: held ? new Map(Object.entries(held)) : undefined,
+  };
+}
+
+/** A commit to keep: its new blocks, the ones it left unreachable, the record index at its paths, the head. */
+export interface KeptCommit {
+  rev: string;
+  commitCid: string;
+  dataCid: string;
+  blocks: { cid: string; bytes: Uint8Array }[];
+  removed: string[];
+  /** a null cid: no record there any more */
+  index: { path: string; cid: string | null }[];
+  /** its event, if it goes out as one (appendEvent's) */
+  event?: { did: string; kind: SeqEvent["kind"]; body: Uint8Array };
+}
+
+/** Keeps a commit (network_keep_commit): blocks in and out, the record index, the head and its event, in one statement. */
+export async function keepCommit(tx: Tx, personId: string, commit: KeptCommit, now: Date): Promise<void> {
+  const lengths = commit.blocks.map((b) => b.bytes.byteLength);
+  const bytes = new Uint8Array(lengths.reduce((sum, n) => sum + n, 0));
+  let at = 0;
+  for (const block of commit.blocks) {
+    bytes.set(block.bytes, at);
+    at += block.bytes.byteLength;
   }
-  const found = new Map<string, Record<string, unknown>>();
-  for (const [collection, table] of Object.entries(TABLES)) {
-    const rkeys = wanted.get(collection);
-    if (paths && !rkeys) continue;
-    const rows = await db<{ rkey: string; record: Record<string, unknown> }[]>`
-      select rkey, record from ${db("public." + table)}
-      where author_id = ${personId} ${rkeys ? db`and rkey = any(${rkeys})` : db``}
-        ${collection === POST ? db`and audience = 'everyone'` : db``}`;
-    for (const row of rows) found.set(`${collection}/${row.rkey}`, row.record);
-  }
-  if (!paths || wanted.has(PROFILE)) {
-    const [row] = await db<{ record: Record<string, unknown> }[]>`
-      select coalesce(network_profile, jsonb_strip_nulls(jsonb_build_object(
-        '$type', ${PROFILE}::text,
-        'displayName', nullif(display_name, ''),
-        'description', nullif(description, '')))) as record
-      from public.profiles where id = ${personId}`;
-    if (row) found.set(`${PROFILE}/self`, row.record);
-  }
-  return found;
+  await tx`
+    select public.network_keep_commit(${personId}, ${commit.rev}, ${commit.commitCid}, ${commit.dataCid},
+      ${commit.blocks.map((b) => b.cid)}::text[], ${bytes}, ${lengths}::integer[], ${commit.removed}::text[],
+      ${commit.index.map((c) => c.path)}::text[], ${commit.index.map((c) => c.cid)}::text[],
+      ${commit.event?.did ?? null}, ${commit.event?.kind ?? null}, ${commit.event?.body ?? null}::bytea, ${now})`;
 }
 
 // ---- the projection queue
@@ -257,12 +292,6 @@ export async function claimQueued(
     returning q.person_id, q.path`;
   if (rows.length === 0) return undefined;
   return { personId: rows[0].person_id, paths: rows.map((r) => r.path) };
-}
-
-export async function takeQueuedOf(tx: Tx, personId: string): Promise<string[]> {
-  const rows = await tx<{ path: string }[]>`
-    delete from public.network_project_queue where person_id = ${personId} returning path`;
-  return rows.map((r) => r.path);
 }
 
 // ---- the event stream

@@ -12,28 +12,29 @@ export interface RepoHead {
 }
 
 /**
- * Takes the member's repository head for this transaction (made at `initial` on their first write), and
- * whether they joined the wider network (their writes are then projected onto a signed repository). One
- * statement once the head exists: the lock is the write path's one queue, so it holds it no longer than it
- * must. The same statement marks the transaction as an API write that projects the member inside itself,
- * so the queue's trigger neither asks the function to project nor wakes the projectors for them.
+ * Takes the member's repository head for this transaction (undefined when the member has none yet: see
+ * makeRepoHead), and whether they joined the wider network (their writes are then projected onto a signed
+ * repository). One statement, and the write path's one queue, so it holds it no longer than it must:
+ * the caller sends the write's own statements right behind it without waiting, and the server runs them
+ * once the lock is held, in the order they were sent. The same statement marks the transaction as an API
+ * write that projects the member inside itself, so the queue's trigger neither asks the function to
+ * project nor wakes the projectors for them.
  */
-export async function lockRepo(tx: Tx, personId: string, initial: RepoHead): Promise<RepoHead & { joined: boolean }> {
-  const take = () =>
-    tx<{ rev: string; commit_cid: string; joined: boolean }[]>`
-      select r.rev, r.commit_cid,
-        exists (select 1 from public.network_accounts a where a.person_id = r.person_id) as joined,
-        set_config('sitewire.network_project_called', 'here', true) as projecting_here,
-        set_config('sitewire.network_projecting', ${personId}, true) as projecting_for
-      from public.network_repos r where r.person_id = ${personId} for update of r`;
-  let [row] = await take();
-  if (!row) {
-    await tx`
-      insert into public.network_repos (person_id, rev, commit_cid) values (${personId}, ${initial.rev}, ${initial.cid})
-      on conflict (person_id) do nothing`;
-    [row] = await take();
-  }
-  return { rev: row.rev, cid: row.commit_cid, joined: row.joined };
+export async function lockRepo(tx: Tx, personId: string): Promise<(RepoHead & { joined: boolean }) | undefined> {
+  const [row] = await tx<{ rev: string; commit_cid: string; joined: boolean }[]>`
+    select r.rev, r.commit_cid,
+      exists (select 1 from public.network_accounts a where a.person_id = r.person_id) as joined,
+      set_config('sitewire.network_project_called', 'here', true) as projecting_here,
+      set_config('sitewire.network_projecting', ${personId}, true) as projecting_for
+    from public.network_repos r where r.person_id = ${personId} for update of r`;
+  return row ? { rev: row.rev, cid: row.commit_cid, joined: row.joined } : undefined;
+}
+
+/** The head a member's first write starts from (`initial`), unless another write made one meanwhile. */
+export async function makeRepoHead(db: Db, personId: string, initial: RepoHead): Promise<void> {
+  await db`
+    insert into public.network_repos (person_id, rev, commit_cid) values (${personId}, ${initial.rev}, ${initial.cid})
+    on conflict (person_id) do nothing`;
 }
 
 export async function saveRepoHead(tx: Tx, personId: string, head: RepoHead, now: Date): Promise<void> {
