@@ -23,7 +23,11 @@ export function databaseSecrets(db: Db, overrides: Record<string, string | undef
             )
             select value from created union all select value from public.site_secrets where name = ${name}
             limit 1`;
-          return row.value;
+          if (row) return row.value;
+          // another instance made it at the same moment: the insert waited for theirs and did nothing,
+          // but this statement's snapshot is older than their commit; a new statement sees it
+          const [made] = await db<{ value: string }[]>`select value from public.site_secrets where name = ${name}`;
+          return made.value;
         })();
         value.catch(() => cache.delete(name));
         cache.set(name, value);
