@@ -5,8 +5,8 @@ import { bearerToken } from "../../shared/http.ts";
 import { verifyPersonToken } from "../../shared/people.ts";
 import { didOf, handleOf } from "./identity.ts";
 import { memberById, type MemberRow } from "./store/people.ts";
-import { sessionByHash } from "./store/sessions.ts";
-import { protocolTokenKind, signedByUs, tokenHash, type TokenKind } from "./tokens.ts";
+import { sessionByHash, type SessionRow } from "./store/sessions.ts";
+import { checkedTokenHash, protocolTokenKind, type TokenKind } from "./tokens.ts";
 import { authRequired, expiredToken, invalidToken } from "./xrpc/errors.ts";
 import type { MethodAuth, NetworkSite, Viewer } from "./xrpc/method.ts";
 
@@ -20,6 +20,29 @@ export async function authenticate(
   rule: MethodAuth,
   now: Date,
 ): Promise<Viewer | undefined> {
+  return viewerOf(await readCredentials(ctx, request, rule, now), site);
+}
+
+/** Whom a request's credentials name, and how they came: read without the site (see readCredentials). */
+export interface Credentials {
+  member: MemberRow;
+  how: Pick<Viewer, "via" | "sessionId" | "appPasswordId">;
+}
+
+/**
+ * The member a request's credentials name for a method's auth rule (undefined for nobody); throws the
+ * XRPC error an app expects when the token will not do. It needs nothing of the site: an XRPC request's
+ * session is read in the site settings' statement (sessionLookup, siteAndSession) and given here as
+ * `read`; viewerOf makes the viewer.
+ */
+export async function readCredentials(
+  ctx: FunctionContext,
+  request: Request,
+  rule: MethodAuth,
+  now: Date,
+  /** the session sessionLookup asked for, read already (beside the site's settings) */
+  read?: { lookup: SessionLookup; session: SessionRow | undefined },
+): Promise<Credentials | undefined> {
   if (rule === "none") return undefined;
   const header = request.headers.get("authorization");
   const token = bearerToken(request);
@@ -31,41 +54,64 @@ export async function authenticate(
   const kind = protocolTokenKind(token);
   if (rule === "refresh") {
     if (kind !== "refresh") throw invalidToken("This method takes the session's refresh token");
-    return await protocolViewer(ctx, site, token, "refresh", now);
+    return await protocolCredentials(ctx, token, "refresh", now, read);
   }
   if (kind === "refresh") throw invalidToken("This method takes an access token, not a refresh token");
-  if (kind === "access") return await protocolViewer(ctx, site, token, "access", now);
-  return await siteViewer(ctx, site, token);
+  if (kind === "access") return await protocolCredentials(ctx, token, "access", now, read);
+  return await siteCredentials(ctx, token);
 }
 
-async function protocolViewer(
+/** The protocol session a request's token would be looked up by: its kind and hash. */
+export interface SessionLookup {
+  kind: TokenKind;
+  hash: string;
+}
+
+/**
+ * The session readCredentials will look up for this request, when its token is a protocol token of the
+ * kind the rule takes and we signed it; undefined otherwise (readCredentials then says why it will not do).
+ */
+export async function sessionLookup(ctx: FunctionContext, request: Request, rule: MethodAuth): Promise<SessionLookup | undefined> {
+  if (rule === "none") return undefined;
+  const token = bearerToken(request);
+  const kind = token ? protocolTokenKind(token) : undefined;
+  if (!token || !kind || (rule === "refresh") !== (kind === "refresh")) return undefined;
+  const hash = await checkedTokenHash(await ctx.secrets.get(SESSION_SECRET), token);
+  return hash ? { kind, hash } : undefined;
+}
+
+async function protocolCredentials(
   ctx: FunctionContext,
-  site: NetworkSite,
   token: string,
   kind: TokenKind,
   now: Date,
-): Promise<Viewer> {
-  if (!(await signedByUs(await ctx.secrets.get(SESSION_SECRET), token))) {
-    throw invalidToken("Token could not be verified");
-  }
-  const session = await sessionByHash(ctx.sql, kind, await tokenHash(token));
+  read?: { lookup: SessionLookup; session: SessionRow | undefined },
+): Promise<Credentials> {
+  const hash = await checkedTokenHash(await ctx.secrets.get(SESSION_SECRET), token);
+  if (!hash) throw invalidToken("Token could not be verified");
+  const session = read && read.lookup.kind === kind && read.lookup.hash === hash
+    ? read.session
+    : await sessionByHash(ctx.sql, kind, hash);
   if (!session) throw authRequired("Token has been revoked");
   if (session.expires_at.getTime() <= now.getTime()) {
     throw expiredToken();
   }
   const member = session.member;
   if (member.suspended_at) throw authRequired("Token has been revoked");
-  return viewerOf(member, site, { via: "app", sessionId: session.id, appPasswordId: session.app_password_id });
+  return { member, how: { via: "app", sessionId: session.id, appPasswordId: session.app_password_id } };
 }
 
-async function siteViewer(ctx: FunctionContext, site: NetworkSite, token: string): Promise<Viewer> {
+async function siteCredentials(ctx: FunctionContext, token: string): Promise<Credentials> {
   const claims = await verifyPersonToken({ config: ctx.config, secrets: ctx.secrets }, token);
   if (!claims) throw authRequired("Token could not be verified");
   const member = await memberById(ctx.sql, claims.sub);
   if (!member || member.suspended_at) throw authRequired("No member of this site has that token");
-  return viewerOf(member, site, { via: "site" });
+  return { member, how: { via: "site" } };
 }
 
-function viewerOf(member: MemberRow, site: NetworkSite, how: Pick<Viewer, "via" | "sessionId" | "appPasswordId">): Viewer {
+/** The viewer the credentials name, on this site (undefined for nobody). */
+export function viewerOf(credentials: Credentials | undefined, site: NetworkSite): Viewer | undefined {
+  if (!credentials) return undefined;
+  const { member, how } = credentials;
   return { id: member.id, did: didOf(member, site.handleDomain), handle: handleOf(member, site.handleDomain), ...how };
 }

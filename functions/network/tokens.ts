@@ -69,3 +69,28 @@ export async function signedByUs(secret: string, token: string): Promise<boolean
 }
 
 export const tokenHash = sha256Hex;
+
+/**
+ * Tokens whose signature checked out, with the hash network_sessions knows them by: an app sends the same
+ * access token with every request until it refreshes, and a signature that held under a secret always
+ * will, so it is checked (and hashed) once per process. The session's row still decides every request
+ * (revoked, expired). Bounded: the least recently used go first.
+ */
+const CHECKED_TOKENS = 10_000;
+const checked = new Map<string, { secret: string; hash: string }>();
+
+/** The token's hash when we signed it under `secret`, else undefined. */
+export async function checkedTokenHash(secret: string, token: string): Promise<string | undefined> {
+  const known = checked.get(token);
+  if (known && known.secret === secret) {
+    checked.delete(token);
+    checked.set(token, known);
+    return known.hash;
+  }
+  if (!(await signedByUs(secret, token))) return undefined;
+  const hash = await tokenHash(token);
+  checked.delete(token);
+  checked.set(token, { secret, hash });
+  if (checked.size > CHECKED_TOKENS) checked.delete(checked.keys().next().value!);
+  return hash;
+}

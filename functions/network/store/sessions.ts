@@ -1,6 +1,7 @@
 // App passwords and protocol sessions: only hashes are kept; a token counts while its hash is here.
 import type { MemberRow } from "./people.ts";
 import type { Db } from "../../../shared/db.ts";
+import type { SiteSettings } from "../../../shared/site.ts";
 
 export interface AppPasswordRow {
   id: string;
@@ -73,6 +74,80 @@ export interface SessionRow {
   member: MemberRow;
 }
 
+/** What siteAndSession read: the site's `site` answer version, its settings unless they were known at that version, and the session if asked. */
+export interface SiteAndSession {
+  version: number | null;
+  /** null when the settings at `version` were known already (or there are none) */
+  settings: SiteSettings | null;
+  /** undefined when not asked for or not there */
+  session: SessionRow | undefined;
+}
+
+/**
+ * The site's settings, sent only when their version (answer_versions' `site`, bumped by any change) is not
+ * `knownVersion`, and the protocol session a token's hash belongs to: what every XRPC request reads first,
+ * in one statement.
+ */
+export async function siteAndSession(
+  db: Db,
+  knownVersion: number | null,
+  lookup?: { kind: "access" | "refresh"; hash: string },
+): Promise<SiteAndSession> {
+  const [row] = await db<
+    {
+      version: number | null;
+      settings: SiteSettings | null;
+      session: (Omit<SessionRow, "member" | "expires_at"> & Omit<MemberRow, "id" | "suspended_at"> & {
+        expires_at: string;
+        suspended_at: string | null;
+      }) | null;
+    }[]
+  >`
+    with v as (select version from public.answer_versions where scope = 'site')
+    select (select version from v) as version,
+      (select row_to_json(s) from (
+         select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s
+       where (select version from v) is null or (select version from v) is distinct from ${knownVersion}::bigint) as settings,
+      ${
+    lookup
+      ? db`(select row_to_json(x) from (
+          select s.id, s.person_id, s.app_password_id, a.privileged,
+            ${lookup.kind === "access" ? db`s.access_expires_at` : db`s.refresh_expires_at`} as expires_at,
+            p.username, p.network_did, p.email, p.display_name, p.suspended_at
+          from public.network_sessions s
+          join public.network_app_passwords a on a.id = s.app_password_id
+          join public.profiles p on p.id = s.person_id
+          where ${lookup.kind === "access" ? db`s.access_hash` : db`s.refresh_hash`} = ${lookup.hash}) x)`
+      : db`null::json`
+  } as session`;
+  return {
+    version: row.version === null ? null : Number(row.version),
+    settings: row.settings,
+    session: row.session ? sessionOf(row.session) : undefined,
+  };
+}
+
+function sessionOf(
+  row: Omit<SessionRow, "member" | "expires_at"> & Omit<MemberRow, "id" | "suspended_at"> & {
+    expires_at: string | Date;
+    suspended_at: string | Date | null;
+  },
+): SessionRow {
+  const { username, network_did, email, display_name, suspended_at, expires_at, ...session } = row;
+  return {
+    ...session,
+    expires_at: new Date(expires_at),
+    member: {
+      id: row.person_id,
+      username,
+      network_did,
+      email,
+      display_name,
+      suspended_at: suspended_at === null ? null : new Date(suspended_at),
+    },
+  };
+}
+
 /** The session an access (or refresh) token's hash belongs to, with that token's expiry and its member. */
 export async function sessionByHash(db: Db, kind: "access" | "refresh", hash: string): Promise<SessionRow | undefined> {
   const [row] = await db<(Omit<SessionRow, "member"> & Omit<MemberRow, "id">)[]>`
@@ -83,9 +158,7 @@ export async function sessionByHash(db: Db, kind: "access" | "refresh", hash: st
     join public.network_app_passwords a on a.id = s.app_password_id
     join public.profiles p on p.id = s.person_id
     where ${kind === "access" ? db`s.access_hash` : db`s.refresh_hash`} = ${hash}`;
-  if (!row) return undefined;
-  const { username, network_did, email, display_name, suspended_at, ...session } = row;
-  return { ...session, member: { id: row.person_id, username, network_did, email, display_name, suspended_at } };
+  return row ? sessionOf(row) : undefined;
 }
 
 /** Rotates both tokens of a session; false when it ended meanwhile (or the refresh token was used already). */

@@ -5,26 +5,48 @@ import { lexicons } from "@atproto/api";
 import type { FunctionContext } from "../../../shared/context.ts";
 import { clientAddress, readJsonObject } from "../../../shared/http.ts";
 import { jsonPathText, jsonProblem, unstorableParameter } from "../../../shared/input-text.ts";
-import { moduleOn, readSiteSettings } from "../../../shared/site.ts";
-import { authenticate } from "../auth.ts";
+import { moduleOn, type SiteSettings } from "../../../shared/site.ts";
+import { readCredentials, type SessionLookup, sessionLookup, viewerOf } from "../auth.ts";
+import { type SessionRow, siteAndSession } from "../store/sessions.ts";
 import { mergedFirstPage, remoteRead } from "../federation/appview.ts";
 import { handleDomainOf, siteDidOf } from "../identity.ts";
 import { forbidden, invalidRequest, methodNotImplemented } from "./errors.ts";
 import { checkInput, checkParams } from "./lexicon.ts";
 import type { Call, Method, NetworkSite, Viewer } from "./method.ts";
-import type { Tx } from "../../../shared/db.ts";
+import type { Db, Tx } from "../../../shared/db.ts";
 
 export const APPS_OFF_MESSAGE = "This site does not let other apps sign in.";
 
 /** The site for this request, or undefined while the network module is off. */
 export async function networkSite(ctx: FunctionContext): Promise<NetworkSite | undefined> {
-  const settings = await readSiteSettings(ctx.sql);
-  if (!settings || !moduleOn(settings, "network")) return undefined;
+  return (await networkSiteAnd(ctx)).site;
+}
+
+/**
+ * The site settings last read through each pool, with the `site` answer version they were read at: they
+ * are sent again only once that version moved (a trigger bumps it on any change of the settings).
+ */
+const knownSites = new WeakMap<Db, { version: number; settings: SiteSettings }>();
+
+/** The site (undefined while the network module is off) and, when asked, a protocol session: one statement. */
+async function networkSiteAnd(
+  ctx: FunctionContext,
+  lookup?: SessionLookup,
+): Promise<{ site: NetworkSite | undefined; session: SessionRow | undefined }> {
+  const known = knownSites.get(ctx.sql);
+  const read = await siteAndSession(ctx.sql, known?.version ?? null, lookup);
+  let settings = read.settings;
+  if (settings && read.version !== null) knownSites.set(ctx.sql, { version: read.version, settings });
+  else if (!settings && known && read.version === known.version) settings = known.settings;
+  if (!settings || !moduleOn(settings, "network")) return { site: undefined, session: read.session };
   return {
-    settings,
-    handleDomain: handleDomainOf(ctx.config, settings),
-    did: siteDidOf(ctx.config),
-    origin: ctx.config.publicUrl,
+    site: {
+      settings,
+      handleDomain: handleDomainOf(ctx.config, settings),
+      did: siteDidOf(ctx.config),
+      origin: ctx.config.publicUrl,
+    },
+    session: read.session,
   };
 }
 
@@ -36,9 +58,14 @@ export function appsAllowed(site: NetworkSite): boolean {
 export function xrpcHandler(ctx: FunctionContext, methods: Map<string, Method>) {
   return async (c: Context) => {
     const nsid = c.req.param("nsid") ?? "";
-    const site = await networkSite(ctx);
-    if (!site) throw methodNotImplemented("The site's network is off.");
     const method = methods.get(nsid);
+    const now = ctx.clock.now();
+    const request = c.req.raw;
+    // the caller's protocol session is read in the site settings' statement; what either refuses is
+    // still answered in the spec's order below
+    const lookup = method ? await sessionLookup(ctx, request, method.auth) : undefined;
+    const { site, session } = await networkSiteAnd(ctx, lookup);
+    if (!site) throw methodNotImplemented("The site's network is off.");
     if (!method) throw methodNotImplemented();
     const expected = httpMethodOf(nsid);
     const asked = c.req.method === "HEAD" ? "GET" : c.req.method;
@@ -46,8 +73,6 @@ export function xrpcHandler(ctx: FunctionContext, methods: Map<string, Method>) 
       throw invalidRequest(`Incorrect HTTP method (${c.req.method}) expected ${expected}`);
     }
     if (method.apps && !appsAllowed(site)) throw forbidden(APPS_OFF_MESSAGE);
-    const now = ctx.clock.now();
-    const request = c.req.raw;
     const url = new URL(request.url);
     const badParameter = unstorableParameter(url);
     if (badParameter !== undefined) throw invalidRequest(`${badParameter} holds characters that cannot be kept.`);
@@ -58,7 +83,8 @@ export function xrpcHandler(ctx: FunctionContext, methods: Map<string, Method>) 
     const problem = input ? jsonProblem(input) : undefined;
     if (problem) throw invalidRequest(`${jsonPathText(problem.path) || "The body"} ${problem.why}.`);
     if (input) checkInput(nsid, input);
-    const viewer = await authenticate(ctx, site, request, method.auth, now);
+    const credentials = await readCredentials(ctx, request, method.auth, now, lookup && { lookup, session });
+    const viewer = viewerOf(credentials, site);
     const call: Call = {
       nsid,
       params,
