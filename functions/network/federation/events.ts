@@ -2,7 +2,7 @@
 // a frame is the header `{op, t}` and the body with seq, two DAG-CBOR objects back to back, encoded with
 // @atproto/lex-cbor (cborg with the data model's rules, what @atproto/xrpc-server's frames use).
 import { BlockMap, blocksToCarFile, type CommitData } from "@atproto/repo";
-import { decode, decodeAll, encode } from "@atproto/lex-cbor";
+import { decodeAll, encode } from "@atproto/lex-cbor";
 import { parseCid } from "@atproto/lex-data";
 
 export interface CommitOp {
@@ -92,11 +92,125 @@ export function accountEventBody(did: string, status: AccountStatus, time: Date)
 
 const TYPE_OF = { commit: "#commit", identity: "#identity", account: "#account", sync: "#sync" } as const;
 
-/** A message frame: header then the stored body with its number. */
+/** Each kind's frame header, encoded once. */
+const HEADERS = Object.fromEntries(
+  Object.entries(TYPE_OF).map(([kind, t]) => [kind, encode({ op: 1, t })]),
+) as Record<keyof typeof TYPE_OF, Uint8Array>;
+
+/**
+ * A message frame: header then the stored body with its number. The body is DAG-CBOR already, a map
+ * without `seq`: the `seq` entry is spliced into it where the canonical key order puts it (keys by
+ * length, then bytewise) and the map's count goes up by one, so the frame's bytes are what encoding
+ * `{seq, ...body}` anew would give, without decoding the body (CAR blocks and all) to encode it again.
+ */
 export function messageFrame(kind: keyof typeof TYPE_OF, seq: number, body: Uint8Array): Uint8Array {
-  const header = encode({ op: 1, t: TYPE_OF[kind] });
-  const full = encode({ seq, ...(decode(body) as Record<string, unknown>) } as never);
-  return concat(header, full);
+  return withSeq(HEADERS[kind], seq, body);
+}
+
+const MAP = 5;
+const SEQ_KEY = new TextEncoder().encode("seq");
+
+/** `prefix` followed by the DAG-CBOR map `body` with `seq: <seq>` added in its canonical place. */
+function withSeq(prefix: Uint8Array, seq: number, body: Uint8Array): Uint8Array {
+  if (!Number.isSafeInteger(seq) || seq < 0) throw new Error(`an event number is a whole number (${seq})`);
+  if (body[0] >> 5 !== MAP) throw new Error("an event body is a DAG-CBOR map");
+  const { value: count, next: entries } = readArgument(body, 0);
+  // the first entry whose key sorts after "seq": the new entry goes before it
+  let at = entries;
+  for (let i = 0; i < count; i++) {
+    const key = readArgument(body, at);
+    if (body[at] >> 5 !== 3) throw new Error("an event body's keys are text");
+    const order = compareKey(body, key.next, key.value);
+    if (order === 0) throw new Error("the stored event body has a seq already");
+    if (order > 0) break;
+    at = skipItem(body, key.next + key.value);
+  }
+  const mapHeader = encodeArgument(MAP, count + 1);
+  const seqValue = encodeArgument(0, seq);
+  const out = new Uint8Array(
+    prefix.length + mapHeader.length + (body.length - entries) + 1 + SEQ_KEY.length + seqValue.length,
+  );
+  let n = 0;
+  const put = (bytes: Uint8Array) => {
+    out.set(bytes, n);
+    n += bytes.length;
+  };
+  put(prefix);
+  put(mapHeader);
+  put(body.subarray(entries, at));
+  put(encodeArgument(3, SEQ_KEY.length));
+  put(SEQ_KEY);
+  put(seqValue);
+  put(body.subarray(at));
+  return out;
+}
+
+/** How the text key at `start` (`length` bytes) sorts against "seq": shorter first, then bytewise. */
+function compareKey(bytes: Uint8Array, start: number, length: number): number {
+  if (length !== SEQ_KEY.length) return length - SEQ_KEY.length;
+  for (let i = 0; i < length; i++) {
+    const d = bytes[start + i] - SEQ_KEY[i];
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The argument of the item at `at` (a count, a length or the value itself) and where what follows starts. */
+function readArgument(bytes: Uint8Array, at: number): { value: number; next: number } {
+  const info = bytes[at] & 0x1f;
+  if (info < 24) return { value: info, next: at + 1 };
+  const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0;
+  if (size === 0 || at + 1 + size > bytes.length) throw new Error("not DAG-CBOR (indefinite or cut short)");
+  let value = 0;
+  for (let i = 1; i <= size; i++) value = value * 256 + bytes[at + i];
+  return { value, next: at + 1 + size };
+}
+
+/** Where the item that starts at `at` ends. */
+function skipItem(bytes: Uint8Array, at: number): number {
+  const major = bytes[at] >> 5;
+  if (major === 7) {
+    const info = bytes[at] & 0x1f;
+    if (info < 24) return at + 1;
+    return readArgument(bytes, at).next;
+  }
+  const { value, next } = readArgument(bytes, at);
+  switch (major) {
+    case 0:
+    case 1:
+      return next;
+    case 2:
+    case 3:
+      return next + value;
+    case 4: {
+      let end = next;
+      for (let i = 0; i < value; i++) end = skipItem(bytes, end);
+      return end;
+    }
+    case MAP: {
+      let end = next;
+      for (let i = 0; i < 2 * value; i++) end = skipItem(bytes, end);
+      return end;
+    }
+    default: // a tag (a CID's 42): the tagged item follows
+      return skipItem(bytes, next);
+  }
+}
+
+/** The shortest head of an item of this major type with this argument (what DAG-CBOR requires). */
+function encodeArgument(major: number, value: number): Uint8Array {
+  const type = major << 5;
+  if (value < 24) return Uint8Array.of(type | value);
+  if (value < 0x100) return Uint8Array.of(type | 24, value);
+  if (value < 0x10000) return Uint8Array.of(type | 25, value >> 8, value & 0xff);
+  if (value < 0x100000000) return Uint8Array.of(type | 26, value >>> 24, (value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff);
+  const head = new Uint8Array(9);
+  head[0] = type | 27;
+  const high = Math.floor(value / 0x100000000);
+  const low = value >>> 0;
+  new DataView(head.buffer).setUint32(1, high);
+  new DataView(head.buffer).setUint32(5, low);
+  return head;
 }
 
 /** An #info frame: something the subscriber should know that is no event (OutdatedCursor), so no seq. */

@@ -35,7 +35,7 @@ export function firstAfter(frames: { seq: number }[], seq: number): number {
 }
 
 function frameOf(event: SeqEvent): Framed {
-  return { seq: event.seq, frame: messageFrame(event.kind, event.seq, new Uint8Array(event.body)) };
+  return { seq: event.seq, frame: messageFrame(event.kind, event.seq, event.body) };
 }
 
 export class Firehose {
