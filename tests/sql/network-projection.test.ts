@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "../helpers/test.ts";
 import type { Tx } from "../../shared/db.ts";
 import { as, makePeople, refused, rolledBack, type Who } from "./support.ts";
+import { blocksByCid, recordCidsAt } from "../../functions/network/store/repo.ts";
 
 const POST = "app.bsky.feed.post";
 
@@ -184,3 +185,58 @@ test("network_keep_commit: the blocks split back to back, the unreachable ones o
       /each block needs its length/,
     );
   }));
+
+test("rows are looked up by their keys, never by a pass over the member's rows, while the statistics are young", () =>
+  rolledBack(async (tx) => {
+    const member = await joinedMember(tx);
+    const many = Array.from({ length: 400 }, (_, i) => `bafymany${i}`);
+    await tx`insert into public.network_repo_blocks (person_id, cid, rev, bytes)
+             select ${member.sub}, c, '3l000000000aa', '\\x00' from unnest(${many}::text[]) c`;
+    await tx`insert into public.network_repo_records (person_id, path, cid)
+             select ${member.sub}, ${`${POST}/`} || c, c from unnest(${many}::text[]) c`;
+    await tx`insert into public.community_posts (author_id, rkey, cid, record, text)
+             select ${member.sub}, c, c, ${tx.json({ $type: POST, text: "many" })}, 'many' from unnest(${many}::text[]) c`;
+    // the plans are the functions' own, made once per session and kept: several calls, as a session's writes are
+    for (let round = 0; round < 8; round++) {
+      const likely = [`${POST}/${many[round]}`, `${POST}/${many[round + 100]}`, `${POST}/nothing`];
+      let before = await fetched(tx);
+      const [inputs] = await tx<{ records: Record<string, unknown>; held: Record<string, string> }[]>`
+        select records, held from public.network_projection_inputs(${member.sub}, false, ${likely}::text[])`;
+      let after = await fetched(tx);
+      assert.deepEqual(Object.keys(inputs.records).sort(), likely.slice(0, 2).sort());
+      assert.deepEqual(Object.keys(inputs.held).sort(), likely.slice(0, 2).sort());
+      assert.ok(after.posts - before.posts <= 2, `round ${round}: posts read ${after.posts - before.posts}`);
+      assert.ok(after.records - before.records <= 2, `round ${round}: record index rows read ${after.records - before.records}`);
+
+      before = await fetched(tx);
+      await tx`select public.network_keep_commit(${member.sub}, ${`3l00000000${round}ab`}, 'bafyc', 'bafyd', '{}', ''::bytea, '{}',
+        ${[many[round * 2], many[round * 2 + 1], "bafynothing"]}::text[],
+        ${[`${POST}/${many[round + 200]}`, `${POST}/${many[round + 300]}`]}::text[], ${[null, null]}::text[], null, null, null, now())`;
+      after = await fetched(tx);
+      assert.ok(after.blocks - before.blocks <= 2, `round ${round}: blocks read ${after.blocks - before.blocks}`);
+      assert.ok(after.records - before.records <= 2, `round ${round}: record index rows read ${after.records - before.records}`);
+
+      // the server's own reads (store/repo.ts), likewise
+      before = await fetched(tx);
+      const read = await blocksByCid(tx, member.sub, [many[100 + round], many[200 + round], "bafynothing"]);
+      const cids = await recordCidsAt(tx, member.sub, [`${POST}/${many[100 + round]}`, `${POST}/nothing`]);
+      after = await fetched(tx);
+      assert.deepEqual(read.map((b) => b.cid).sort(), [many[100 + round], many[200 + round]].sort());
+      assert.deepEqual([...cids.keys()], [`${POST}/${many[100 + round]}`]);
+      assert.ok(after.blocks - before.blocks <= 2, `read ${round}: blocks read ${after.blocks - before.blocks}`);
+      assert.ok(after.records - before.records <= 1, `read ${round}: record index rows read ${after.records - before.records}`);
+    }
+    const [{ blocks, records }] = await tx<{ blocks: number; records: number }[]>`
+      select (select count(*)::int from public.network_repo_blocks where person_id = ${member.sub} and cid like 'bafymany%') as blocks,
+             (select count(*)::int from public.network_repo_records where person_id = ${member.sub} and cid like 'bafymany%') as records`;
+    assert.deepEqual([blocks, records], [400 - 16, 400 - 16]);
+  }));
+
+/** Rows this transaction has fetched so far from the member's posts, record index and blocks. */
+async function fetched(tx: Tx): Promise<{ posts: number; records: number; blocks: number }> {
+  const [row] = await tx<{ posts: number; records: number; blocks: number }[]>`
+    select pg_stat_get_xact_tuples_fetched('public.community_posts'::regclass)::int as posts,
+           pg_stat_get_xact_tuples_fetched('public.network_repo_records'::regclass)::int as records,
+           pg_stat_get_xact_tuples_fetched('public.network_repo_blocks'::regclass)::int as blocks`;
+  return row;
+}

@@ -117,10 +117,18 @@ export async function saveHead(tx: Tx, personId: string, head: RepoHeadRow, now:
       data_cid = excluded.data_cid, updated_at = excluded.updated_at`;
 }
 
+/**
+ * These blocks of the member's, each read by its primary key: `cid = any(...)` beside the person alone
+ * (or a join the planner flattens) was planned as a pass over all the member's blocks, by their (person,
+ * rev) index, while the table's statistics were young; `offset 0` keeps the lookup a probe per cid.
+ */
 export async function blocksByCid(db: Db, personId: string, cids: string[]): Promise<{ cid: string; bytes: Uint8Array }[]> {
   if (cids.length === 0) return [];
   return await db<{ cid: string; bytes: Uint8Array }[]>`
-    select cid, bytes from public.network_repo_blocks where person_id = ${personId} and cid = any(${cids})`;
+    select b.cid, b.bytes from unnest(${cids}::text[]) as wanted (cid)
+    cross join lateral (
+      select cid, bytes from public.network_repo_blocks where person_id = ${personId} and cid = wanted.cid offset 0
+    ) b`;
 }
 
 export async function putBlocks(tx: Tx, personId: string, rev: string, blocks: { cid: string; bytes: Uint8Array }[]) {
@@ -157,9 +165,13 @@ export async function blocksSince(db: Db, personId: string, since: string | unde
     where person_id = ${personId} ${since ? db`and rev > ${since}` : db``} order by rev, cid`;
 }
 
+/** The record cids at these paths, each read by its key (see blocksByCid: not a pass over the member's records). */
 export async function recordCidsAt(db: Db, personId: string, paths: string[]): Promise<Map<string, string>> {
   const rows = await db<{ path: string; cid: string }[]>`
-    select path, cid from public.network_repo_records where person_id = ${personId} and path = any(${paths})`;
+    select r.path, r.cid from (select distinct path from unnest(${paths}::text[]) as wanted (path)) wanted
+    cross join lateral (
+      select path, cid from public.network_repo_records where person_id = ${personId} and path = wanted.path offset 0
+    ) r`;
   return new Map(rows.map((r) => [r.path, r.cid]));
 }
 
