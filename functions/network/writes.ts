@@ -44,9 +44,11 @@ import {
   saveProfile,
   saveRepoHead,
   type Stored,
+  type TableCollection,
   uploadedBlobs,
 } from "./store/writer.ts";
-import { deferred, type Later } from "./store/pipeline.ts";
+import { RECORD_TABLES } from "./store/reader/records.ts";
+import { type Later, pipelinedTransaction } from "./store/pipeline.ts";
 import { forbidden, invalidRecord, invalidSwap } from "./xrpc/errors.ts";
 import type { NetworkSite, Viewer } from "./xrpc/method.ts";
 
@@ -107,6 +109,8 @@ export async function applyWrites(
     firehoseOf(ctx).poke();
     return outcome;
   } catch (error) {
+    const taken = keyTaken(error);
+    if (taken) throw keyTakenError(taken.collection, taken.rkey);
     // a second like, repost, follow or block of the same subject
     if ((error as { code?: string })?.code === "23505") {
       throw invalidRecord("That record is there already: one like, repost, follow or block per subject.");
@@ -128,9 +132,8 @@ async function writeOnce(
   prepared: Prepared[],
   options: { swapCommit?: string; now: Date },
 ): Promise<WriteOutcome | typeof NO_HEAD> {
-  const sent = deferred();
   try {
-    const outcome = await ctx.sql.begin(async (tx) => {
+    return await pipelinedTransaction(ctx.sql, async (tx, later) => {
       const head = lockRepo(tx, viewer.id).then((head) => {
         if (!head) throw NO_HEAD;
         if (options.swapCommit !== undefined && options.swapCommit !== head.cid) {
@@ -141,14 +144,14 @@ async function writeOnce(
       head.catch(() => {});
       try {
         const results: WriteResult[] = [];
-        for (const write of prepared) results.push(await applyOne(tx, site, viewer, write, options.now, sent.later));
+        for (const write of prepared) results.push(await applyOne(tx, site, viewer, write, options.now, later));
         // a joined member's write becomes a signed commit of their repository in this same transaction
         // (only theirs are queued: the queueing trigger skips members without an account). A joined
         // member's DID is their did:plc (made with the account), anybody else's a did:web: by that, the
         // projection's reads go out behind the write's statements; the lock's answer decides, and a member
         // who joined since the session was read is projected after it.
         const written = prepared.map((write) => `${write.op.collection}/${write.rkey}`);
-        const project = () => projectQueuedOf(ctx.config, tx, site, viewer.id, options.now, written, sent.later);
+        const project = () => projectQueuedOf(ctx.config, tx, site, viewer.id, options.now, written, later);
         const projecting = viewer.did.startsWith("did:plc:") ? project() : undefined;
         projecting?.catch(() => {});
         const locked = await head;
@@ -159,15 +162,13 @@ async function writeOnce(
           rev,
           cid: await recordCid({ did: viewer.did, version: 3, rev, prev: locked.cid, writes: results } as never),
         };
-        sent.later(saveRepoHead(tx, viewer.id, commit, options.now));
+        later(saveRepoHead(tx, viewer.id, commit, options.now));
         return { results, commit };
       } catch (error) {
         await head; // the head's own refusals (no head yet, swapCommit) come before the write's
         throw error;
       }
-    }) as WriteOutcome;
-    await sent.settled();
-    return outcome;
+    });
   } catch (error) {
     if (error === NO_HEAD) return NO_HEAD;
     throw error;
@@ -198,23 +199,24 @@ async function applyOne(
     await putProfile(tx, viewer.id, record, cid, now, later);
     return { action: op.action, uri: atUri(viewer.did, PROFILE, rkey), cid };
   }
-  if (op.action === "update") {
-    // an app's edit replaces the record whole; a post keeps its row (and so the replies and quotes of it)
-    if (op.collection !== POST) await deleteRecordRow(tx, op.collection, viewer.id, rkey);
-  } else if (!write.keyIsOurs && await currentCid(tx, op.collection, viewer.id, rkey)) {
-    // a key the app chose may be taken; one we made just now (a TID, strictly increasing) cannot be
-    throw invalidSwap(`There is a ${op.collection} record with the key ${rkey} already.`);
-  }
+  // an app's edit replaces the record whole; a post keeps its row (and so the replies and quotes of it)
+  if (op.action === "update" && op.collection !== POST) await deleteRecordRow(tx, op.collection, viewer.id, rkey);
+  // A key the app chose may be taken (one we made just now, a TID, strictly increasing, cannot be): a new
+  // row of the record's table is a plain insert, refused by the table's (author, rkey) key (keyTaken
+  // answers that as InvalidSwap), so nothing is read first. A row that goes to another table (a heart, a
+  // room's reply) is checked against the record's table first.
+  const keyMayBeTaken = op.action === "create" && !write.keyIsOurs;
   const createdAt = validDate(record.createdAt) ?? now;
   const stored: Stored = { rkey, cid, record, createdAt, now };
   switch (op.collection) {
     case POST:
-      return await writePost(tx, site, viewer, stored, op.action, later);
+      return await writePost(tx, site, viewer, stored, op.action, later, keyMayBeTaken);
     case LIKE:
     case REPOST: {
       const subject = await subjectPost(tx, site, (record.subject as { uri?: string })?.uri);
       if ("messageId" in subject) {
         if (op.collection === REPOST) throw invalidRecord("A space's post cannot be reposted.");
+        if (keyMayBeTaken) await keyFree(tx, op.collection, viewer.id, rkey);
         later(insertHeart(tx, viewer.id, subject.messageId, rkey, now));
       } else {
         later(insertSubjectPost(tx, op.collection, viewer.id, stored, subject.postId));
@@ -240,6 +242,7 @@ async function writePost(
   stored: Stored,
   action: "create" | "update",
   later: Later,
+  keyMayBeTaken: boolean,
 ): Promise<WriteResult> {
   const record = stored.record;
   const media = mediaOf(record.embed);
@@ -248,6 +251,7 @@ async function writePost(
   const parent = reply ? await subjectPost(tx, site, reply.parent?.uri, { missing: "ok" }) : undefined;
   if (parent && "messageId" in parent) {
     // an answer to a space's post becomes a reply in that room
+    if (keyMayBeTaken) await keyFree(tx, POST, viewer.id, stored.rkey);
     const message = await messageOf(tx, parent.messageId);
     if (!message) throw invalidRecord("The post this answers is gone.");
     const id = await insertRoomReply(tx, viewer.id, message, {
@@ -274,8 +278,34 @@ async function writePost(
     replyRootId: root && "postId" in root ? root.postId : undefined,
     replyParentId: parent && "postId" in parent ? parent.postId : undefined,
     quoteId: quote && "postId" in quote ? quote.postId : undefined,
-  }));
+  }, { replace: action === "update" }));
   return { action, uri: atUri(viewer.did, POST, stored.rkey), cid: stored.cid };
+}
+
+/** Refuses a key the app chose that a record of this collection has already (InvalidSwap). */
+async function keyFree(tx: Tx, collection: TableCollection, personId: string, rkey: string): Promise<void> {
+  if (await currentCid(tx, collection, personId, rkey)) throw keyTakenError(collection, rkey);
+}
+
+function keyTakenError(collection: string, rkey: string) {
+  return invalidSwap(`There is a ${collection} record with the key ${rkey} already.`);
+}
+
+/** The collection whose table has this name (store/reader/records.ts RECORD_TABLES). */
+const COLLECTION_OF_TABLE = new Map<string, string>(
+  Object.entries(RECORD_TABLES).map(([collection, table]) => [table, collection]),
+);
+
+/**
+ * A record table's (author, rkey) key refusing a new row: the key the app chose is taken. Answers the
+ * collection and key from the database's error, else undefined.
+ */
+function keyTaken(error: unknown): { collection: string; rkey: string } | undefined {
+  const e = error as { code?: string; table_name?: string; constraint_name?: string; detail?: string };
+  if (e?.code !== "23505" || !e.table_name || e.constraint_name !== `${e.table_name}_author_id_rkey_key`) return undefined;
+  const collection = COLLECTION_OF_TABLE.get(e.table_name);
+  const rkey = /\(author_id, rkey\)=\([^,]*, (.*)\) already exists/.exec(e.detail ?? "")?.[1];
+  return collection && rkey !== undefined ? { collection, rkey } : undefined;
 }
 
 type Subject = { postId: number } | { messageId: number } | { missing: true };

@@ -109,7 +109,7 @@ export interface Stored {
   now: Date;
 }
 
-/** A new post, or (putRecord) the new record of the post at that key, which keeps its row. */
+/** A new post, or (putRecord, `replace`) the new record of the post at that key, which keeps its row. */
 export async function insertPost(
   tx: Tx,
   authorId: string,
@@ -124,6 +124,8 @@ export async function insertPost(
     replyParentId?: number;
     quoteId?: number;
   },
+  /** putRecord: the post at that key, if any, takes the new record; else a row there already is refused (23505) */
+  options: { replace: boolean },
 ): Promise<void> {
   await tx`
     insert into public.community_posts
@@ -134,11 +136,15 @@ export async function insertPost(
             ${post.embed === undefined ? null : tx.json(post.embed as never)},
             ${post.pictureCount}, ${post.hasVideo}, ${post.replyRootId ?? null}, ${post.replyParentId ?? null},
             ${post.quoteId ?? null}, ${stored.createdAt}, ${stored.now})
-    on conflict (author_id, rkey) do update set
+    ${
+    options.replace
+      ? tx`on conflict (author_id, rkey) do update set
       cid = excluded.cid, record = excluded.record, text = excluded.text, facets = excluded.facets,
       embed = excluded.embed, picture_count = excluded.picture_count, has_video = excluded.has_video,
       reply_root_id = excluded.reply_root_id, reply_parent_id = excluded.reply_parent_id,
-      quote_id = excluded.quote_id, created_at = excluded.created_at`;
+      quote_id = excluded.quote_id, created_at = excluded.created_at`
+      : tx``
+  }`;
 }
 
 /** An app's answer to a space's post: a reply in that room. Returns the new message's id. */

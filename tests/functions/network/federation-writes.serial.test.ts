@@ -45,12 +45,12 @@ test("a joined member's post is a few statements; one whose session predates the
       // nine statements, and the settings and the session two)
       const app = createNetworkApp(createContext(federation.ctx.config, { sql: counted }));
       const token = (await signedIn(federation.baseUrl, mira)).session!.accessJwt;
-      const create = async (text: string) => {
+      const create = async (text: string, rkey?: string) => {
         const before = statements;
         const res = await app.request("/xrpc/com.atproto.repo.createRecord", {
           method: "POST",
           headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify({ repo: did, collection: "app.bsky.feed.post", record: { text, createdAt: new Date().toISOString() } }),
+          body: JSON.stringify({ repo: did, collection: "app.bsky.feed.post", rkey, record: { text, createdAt: new Date().toISOString() } }),
         });
         assert.equal(res.status, 200, await res.clone().text());
         return { count: statements - before, body: await res.json() };
@@ -59,6 +59,10 @@ test("a joined member's post is a few statements; one whose session predates the
       const { count, body } = await create("counted");
       assert.ok(count <= 7, `statements for a joined member's post (${count})`);
       await lastCommitIs(did, didKey, body.commit.cid, body.uri.split("/").slice(-2).join("/"));
+      // a key the app chose is not read for first: the insert itself refuses a taken one
+      const chosen = await create("its own key", "3kownkeyaaaaa");
+      assert.ok(chosen.count <= 7, `statements for a post with the app's key (${chosen.count})`);
+      await lastCommitIs(did, didKey, chosen.body.commit.cid, "app.bsky.feed.post/3kownkeyaaaaa");
 
       // the viewer as a request read it before the joining: a did:web, so no projection is sent ahead
       // of the lock, whose answer (joined) projects the write after it

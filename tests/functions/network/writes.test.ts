@@ -383,3 +383,62 @@ test("putRecord of a post replaces its record but keeps the replies to it", asyn
   const [reply] = await sql`select reply_parent_id from public.community_posts where author_id = ${b.m.id}`;
   assert.equal(reply.reply_parent_id, row.id);
 });
+
+test("a key the app chose that a record has already is InvalidSwap, in every table, and nothing of the call is kept", async () => {
+  const { m, agent } = await member("ky");
+  const { m: other, agent: otherAgent } = await member("ky2");
+  const token = agent.session!.accessJwt;
+  const now = new Date().toISOString();
+  const create = (collection: string, rkey: string, record: Record<string, unknown>) =>
+    xrpc(host.baseUrl, "com.atproto.repo.createRecord", { token, input: { repo: m.did, collection, rkey, record } });
+  const theirs = await otherAgent.post({ text: "to like", createdAt: now });
+
+  const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+    ["app.bsky.feed.post", { text: "first", createdAt: now }, { text: "second", createdAt: now }],
+    ["app.bsky.feed.like", { subject: theirs, createdAt: now }, { subject: theirs, createdAt: now }],
+    ["app.bsky.graph.follow", { subject: other.did, createdAt: now }, { subject: other.did, createdAt: now }],
+  ];
+  for (const [collection, first, second] of cases) {
+    const rkey = `3kkey${collection.split(".").pop()!.slice(0, 4)}aaaa`.slice(0, 13);
+    const made = await create(collection, rkey, first);
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const again = await create(collection, rkey, second);
+    assert.deepEqual([again.status, again.body.error], [400, "InvalidSwap"], collection);
+    assert.equal(again.body.message, `There is a ${collection} record with the key ${rkey} already.`);
+    const got = await xrpc(host.baseUrl, "com.atproto.repo.getRecord", { token, params: { repo: m.did, collection, rkey } });
+    assert.equal(got.body.cid, made.body.cid, `${collection}: the first record stays`);
+  }
+
+  // with a new record in the same call: neither is kept
+  const [before] = await sql`select count(*)::int as n from public.community_posts where author_id = ${m.id}`;
+  const both = await xrpc(host.baseUrl, "com.atproto.repo.applyWrites", {
+    token,
+    input: {
+      repo: m.did,
+      writes: [
+        { $type: "com.atproto.repo.applyWrites#create", collection: "app.bsky.feed.post", value: { text: "new", createdAt: now } },
+        { $type: "com.atproto.repo.applyWrites#create", collection: "app.bsky.feed.post", rkey: "3kkeypostaaaa", value: { text: "taken", createdAt: now } },
+      ],
+    },
+  });
+  assert.equal(both.body.error, "InvalidSwap");
+  const [after] = await sql`select count(*)::int as n from public.community_posts where author_id = ${m.id}`;
+  assert.equal(after.n, before.n);
+
+  // a like that becomes a heart goes to another table: its key is checked against the likes
+  const [message] = await sql`
+    select msg.id, msg.channel_id, p.username from public.community_messages msg
+    join public.community_channels c on c.id = msg.channel_id join public.community_spaces s on s.id = c.space_id
+    join public.profiles p on p.id = msg.author_id
+    where s.slug = 'makers' and msg.parent_id is null order by msg.id limit 1`;
+  await sql`insert into public.community_space_members (space_id, person_id)
+    select space_id, ${m.id} from public.community_channels where id = ${message.channel_id}`;
+  const spaceUri = `at://did:web:${message.username}.demo.sitewire.dev/app.bsky.feed.post/s~${Number(message.id).toString(16)}`;
+  const heart = await create("app.bsky.feed.like", "3kkeylikeaaaa", {
+    subject: { uri: spaceUri, cid: "bafyreigr2z5g3gdjsa6dyosyx7nsturzlyszbvvp6cx5eoniqzmgelkr64" },
+    createdAt: now,
+  });
+  assert.deepEqual([heart.status, heart.body.error], [400, "InvalidSwap"]);
+  const [hearts] = await sql`select count(*)::int as n from public.community_reactions where person_id = ${m.id}`;
+  assert.equal(hearts.n, 0);
+});
