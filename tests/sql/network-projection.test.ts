@@ -240,3 +240,16 @@ async function fetched(tx: Tx): Promise<{ posts: number; records: number; blocks
            pg_stat_get_xact_tuples_fetched('public.network_repo_blocks'::regclass)::int as blocks`;
   return row;
 }
+
+test("the projection's functions keep their plans for the session (planned anew on every call before)", () =>
+  rolledBack(async (tx) => {
+    const rows = await tx<{ proname: string; proconfig: string[] | null }[]>`
+      select proname, proconfig from pg_proc
+      where pronamespace = 'public'::regnamespace
+        and proname in ('network_table_records', 'network_projection_inputs', 'network_keep_commit')`;
+    assert.equal(rows.length, 3);
+    for (const row of rows) {
+      assert.ok(row.proconfig?.includes("plan_cache_mode=force_generic_plan"), `${row.proname}: ${row.proconfig}`);
+      assert.ok(row.proconfig?.some((c) => c.startsWith("search_path=")), `${row.proname} names its search path`);
+    }
+  }));
