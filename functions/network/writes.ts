@@ -5,7 +5,7 @@ import { TID } from "@atproto/common-web";
 import type { FunctionContext } from "../../shared/context.ts";
 import type { Tx } from "../../shared/db.ts";
 import { firehoseOf } from "./federation/hub.ts";
-import { projectQueuedOf } from "./federation/project.ts";
+import { type Announce, projectQueuedOf } from "./federation/project.ts";
 import { atUri } from "./identity.ts";
 import {
   BLOCK,
@@ -99,16 +99,24 @@ export async function applyWrites(
 ): Promise<WriteOutcome> {
   const prepared: Prepared[] = [];
   for (const op of ops) prepared.push(await prepare(op));
+  // the events the projection appends, handed to this instance's firehose to frame once they commit
+  const firehose = firehoseOf(ctx);
+  const expected: string[] = [];
+  const announce: Announce = (kind, body) => {
+    const key = firehose.expect(kind, body);
+    if (key) expected.push(key);
+  };
   try {
-    let outcome = await writeOnce(ctx, site, viewer, prepared, options);
+    let outcome = await writeOnce(ctx, site, viewer, prepared, options, announce);
     if (outcome === NO_HEAD) {
       await makeRepoHead(ctx.sql, viewer.id, await initialHead(viewer.did));
-      outcome = await writeOnce(ctx, site, viewer, prepared, options);
+      outcome = await writeOnce(ctx, site, viewer, prepared, options, announce);
       if (outcome === NO_HEAD) throw new Error(`the repository head of ${viewer.did} is missing`);
     }
-    firehoseOf(ctx).poke();
+    firehose.committed(expected);
     return outcome;
   } catch (error) {
+    firehose.forget(expected);
     const taken = keyTaken(error);
     if (taken) throw keyTakenError(taken.collection, taken.rkey);
     // a second like, repost, follow or block of the same subject
@@ -131,6 +139,7 @@ async function writeOnce(
   viewer: Viewer,
   prepared: Prepared[],
   options: { swapCommit?: string; now: Date },
+  announce: Announce,
 ): Promise<WriteOutcome | typeof NO_HEAD> {
   try {
     return await pipelinedTransaction(ctx.sql, async (tx, later) => {
@@ -151,7 +160,7 @@ async function writeOnce(
         // projection's reads go out behind the write's statements; the lock's answer decides, and a member
         // who joined since the session was read is projected after it.
         const written = prepared.map((write) => `${write.op.collection}/${write.rkey}`);
-        const project = () => projectQueuedOf(ctx.config, tx, site, viewer.id, options.now, written, later);
+        const project = () => projectQueuedOf(ctx.config, tx, site, viewer.id, options.now, written, later, announce);
         const projecting = viewer.did.startsWith("did:plc:") ? project() : undefined;
         projecting?.catch(() => {});
         const locked = await head;

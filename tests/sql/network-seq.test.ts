@@ -55,10 +55,13 @@ test("an event is numbered when its transaction commits: the next number, in the
     if (listening) {
       const deadline = Date.now() + 5_000;
       while (heard.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const sha256 = async (bytes: Uint8Array) =>
+        Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource)), (b) => b.toString(16).padStart(2, "0")).join("");
+      const body = await sha256(event("").body);
       assert.deepEqual(
         heard.slice(-2),
-        numbers.slice(-2).map(String),
-        "the notifications name the real numbers",
+        numbers.slice(-2).map((n) => `${n} identity ${body}`),
+        "the notifications name the real numbers, and each event's kind and the hash of its body",
       );
       await listening.unlisten();
     }

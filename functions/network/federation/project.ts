@@ -42,6 +42,12 @@ import { updateHandle } from "./plc.ts";
 import { PgRepoStorage } from "./storage.ts";
 import { type Later, sendOrWait } from "../store/pipeline.ts";
 
+/**
+ * Hands an event this transaction appends to the firehose of this instance (Firehose.expect), so that it
+ * is framed from these bytes once its transaction commits rather than read back from the table.
+ */
+export type Announce = (kind: "commit" | "identity" | "account" | "sync", body: Uint8Array) => void;
+
 /** A larger change goes out as several commits, each within a commit event's limit of operations. */
 const OPS_PER_COMMIT = COMMIT_EVENT_MAX_OPS;
 
@@ -83,6 +89,7 @@ async function projectPaths(
   asked: { paths: string[] | undefined } | { queued: true; likely: string[] },
   now: Date,
   later?: Later,
+  announce?: Announce,
 ): Promise<Head | undefined> {
   const takeQueue = "queued" in asked;
   const likely = (takeQueue ? asked.likely : asked.paths ?? []).filter((p) => p !== "");
@@ -91,7 +98,7 @@ async function projectPaths(
   const paths = takeQueue ? inputs.queued : asked.paths;
   if (!account || account.status !== "active") return undefined;
   const keypair = await openKey(config.networkKeySecret, account.signing_key);
-  if (paths?.includes("")) await projectAccount(config, tx, site, account, keypair, now);
+  if (paths?.includes("")) await projectAccount(config, tx, site, account, keypair, now, announce);
   const recordPaths = paths?.filter((p) => p !== "");
   const fresh = !head?.data_cid;
   const scope = fresh ? undefined : recordPaths;
@@ -129,7 +136,7 @@ async function projectPaths(
   if (fresh) {
     // a repository from nothing (on joining): an empty genesis commit, then the records in batches
     const commit = await Repo.formatInitCommit(storage, account.did, keypair, []);
-    ({ head: last } = await keep(tx, storage, account, commit, [], null, now, later, cids));
+    ({ head: last } = await keep(tx, storage, account, commit, [], null, now, later, cids, undefined, announce));
     prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
   }
   for (let i = 0; i < writes.length; i += OPS_PER_COMMIT) {
@@ -137,12 +144,12 @@ async function projectPaths(
     const repo = await Repo.load(storage, parseCid(last!.cid));
     const commit = await repo.formatCommit(batch, keypair);
     // `held` has every path a batch writes (each path once in all the batches): its cids are the ops' prev
-    ({ head: last, announced } = await keep(tx, storage, account, commit, batch, prevData, now, later, cids, held));
+    ({ head: last, announced } = await keep(tx, storage, account, commit, batch, prevData, now, later, cids, held, announce));
     prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
   }
   // a repository made from nothing is announced whole as well (what the reference server does on
   // creating an account): a relay that missed the commits still learns the signed head
-  if (fresh && announced !== "sync") await appendSync(tx, storage, account.did, last!, now);
+  if (fresh && announced !== "sync") await appendSync(tx, storage, account.did, last!, now, announce);
   return last;
 }
 
@@ -202,14 +209,19 @@ export async function syncHead(tx: Tx, personId: string, did: string, now: Date)
 }
 
 /** Appends #sync naming this head (its signed commit block). */
-export async function appendSync(tx: Tx, storage: PgRepoStorage, did: string, head: Head, now: Date): Promise<void> {
+export async function appendSync(
+  tx: Tx,
+  storage: PgRepoStorage,
+  did: string,
+  head: Head,
+  now: Date,
+  announce?: Announce,
+): Promise<void> {
   const commitBytes = await storage.getBytes(parseCid(head.cid));
   if (!commitBytes) throw new Error(`the head commit ${head.cid} of ${did} is not in its repository`);
-  await appendEvent(tx, {
-    did,
-    kind: "sync",
-    body: await syncEventBody({ did, commitCid: head.cid, commitBytes, rev: head.rev, time: now }),
-  });
+  const body = await syncEventBody({ did, commitCid: head.cid, commitBytes, rev: head.rev, time: now });
+  announce?.("sync", body);
+  await appendEvent(tx, { did, kind: "sync", body });
 }
 
 /**
@@ -225,8 +237,9 @@ export async function projectQueuedOf(
   now: Date,
   written: string[],
   later: Later,
+  announce?: Announce,
 ): Promise<Head | undefined> {
-  return await projectPaths(config, tx, site, personId, { queued: true, likely: written }, now, later);
+  return await projectPaths(config, tx, site, personId, { queued: true, likely: written }, now, later, announce);
 }
 
 function dataCidOf(commitBytes: Uint8Array): string {
@@ -250,6 +263,7 @@ async function keep(
   later: Later | undefined,
   cids: Map<string, string>,
   before: Map<string, string> = new Map(),
+  announce?: Announce,
 ): Promise<{ head: Head; announced: "commit" | "sync" }> {
   const ops = writes.map((w) => {
     const path = `${w.collection}/${w.rkey}`;
@@ -264,6 +278,7 @@ async function keep(
   // blocks in and out, the record index, the head and the event: one statement, not waited for when the
   // caller takes it `later` (nothing here needs its answer: storage has the blocks in memory already)
   const { blocks, removed } = storage.taken(commit);
+  if (body) announce?.("commit", body);
   await sendOrWait(later, keepCommit(tx, account.person_id, {
     rev: commit.rev,
     commitCid: head.cid,
@@ -274,7 +289,7 @@ async function keep(
     event: body ? { did: account.did, kind: "commit", body } : undefined,
   }, now));
   // #sync reads the signed commit from storage, where it has just been put
-  if (!fits) await appendSync(tx, storage, account.did, head, now);
+  if (!fits) await appendSync(tx, storage, account.did, head, now, announce);
   return { head, announced: fits ? "commit" : "sync" };
 }
 
@@ -286,16 +301,17 @@ async function projectAccount(
   account: AccountRow,
   keypair: Keypair,
   now: Date,
+  announce?: Announce,
 ) {
   const handle = handleOf({ id: account.person_id, username: account.username }, site.handleDomain);
   if (handle !== account.handle) {
     await updateHandle(config.networkPlcUrl, account.did, keypair, handle);
     await setAccountHandle(tx, account.person_id, handle);
-    await appendEvent(tx, { did: account.did, kind: "identity", body: identityEventBody(account.did, handle, now) });
+    const identity = identityEventBody(account.did, handle, now);
+    announce?.("identity", identity);
+    await appendEvent(tx, { did: account.did, kind: "identity", body: identity });
   }
-  await appendEvent(tx, {
-    did: account.did,
-    kind: "account",
-    body: accountEventBody(account.did, account.suspended_at ? "takendown" : "active", now),
-  });
+  const standing = accountEventBody(account.did, account.suspended_at ? "takendown" : "active", now);
+  announce?.("account", standing);
+  await appendEvent(tx, { did: account.did, kind: "account", body: standing });
 }
