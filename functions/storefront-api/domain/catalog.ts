@@ -235,13 +235,12 @@ export function productFromRecord(row: RecordRow, ctx: CatalogContext): Product 
 
 function common(row: RecordRow, ctx: CatalogContext) {
   const read = (id: string) => fieldValue(row, id, ctx.locales);
+  const body = read("body") as RichTextDocument | undefined;
   return {
     entryId: row.id,
     title: str(read("title")) ?? fileName(row.path),
     summary: str(read("summary")) ?? "",
-    body: (read("body") as RichTextDocument | undefined)?.nodeType === "document"
-      ? read("body") as RichTextDocument
-      : null,
+    body: body?.nodeType === "document" ? body : null,
     tags: strings(read("tags")),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -256,8 +255,10 @@ function goodFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
   if (!sku || price === undefined) return undefined;
   const compare = amount(read("compare"), currency) ?? null;
   const available = read("available") !== false;
-  const weight = typeof read("weight") === "number" ? read("weight") as number : null;
-  const imageIds = (Array.isArray(read("images")) ? read("images") as unknown[] : []).map(assetId)
+  const weightValue = read("weight");
+  const weight = typeof weightValue === "number" ? weightValue : null;
+  const images = read("images");
+  const imageIds = (Array.isArray(images) ? images : []).map(assetId)
     .filter((id): id is string => id !== null).slice(0, MAX_IMAGES);
   const sizes = distinctChoices(strings(read("sizes"))).slice(0, MAX_VARIANTS);
   const base = {
@@ -273,13 +274,10 @@ function goodFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
     imageId: imageIds[0] ?? null,
   };
   const variants: Variant[] = sizes.length
-    ? sizes.map((size) => ({
-      ...base,
-      key: `${sku}/${tailPart(size)}`,
-      tail: tailPart(size),
-      title: size,
-      selectedOptions: [{ name: "Size", value: size }],
-    }))
+    ? sizes.map((size) => {
+      const tail = tailPart(size);
+      return { ...base, key: `${sku}/${tail}`, tail, title: size, selectedOptions: [{ name: "Size", value: size }] };
+    })
     : [{
       ...base,
       key: sku,
@@ -366,12 +364,18 @@ function bookFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
   if (variants.length === 0) return undefined;
   variants.splice(MAX_VARIANTS);
 
-  const optionValues = (name: string) => [
-    ...new Set(variants.flatMap((v) => v.selectedOptions.filter((o) => o.name === name).map((o) => o.value))),
-  ];
+  // each option's values in the variants' order, each once (one pass over the variants)
+  const optionValues = new Map<string, Set<string>>();
+  for (const v of variants) {
+    for (const o of v.selectedOptions) {
+      const values = optionValues.get(o.name);
+      if (values) values.add(o.value);
+      else optionValues.set(o.name, new Set([o.value]));
+    }
+  }
   const options = ["Format", "Contents", "Cloth", "Foil"]
-    .map((name) => ({ name, values: optionValues(name) }))
-    .filter((o) => o.values.length > 0);
+    .filter((name) => optionValues.has(name))
+    .map((name) => ({ name, values: [...optionValues.get(name)!] }));
   const handle = unlock ? fileName(row.path) : `${str(plainValue(row, "slug")) ?? fileName(row.path)}-print`;
   const names = [
     ...new Set([

@@ -21,7 +21,12 @@ export const SORT_VALUES = {
 export type KeysetSort = keyof typeof SORT_VALUES;
 
 export function encodeCursor(parts: unknown[]): string {
-  return base64url(new TextEncoder().encode(JSON.stringify(parts)));
+  const json = JSON.stringify(parts);
+  // ASCII text is its own UTF-8: btoa takes it as it is (the same base64url, without the byte loop)
+  if (/^[\x00-\x7f]*$/.test(json)) {
+    return btoa(json).replace(/[+/=]/g, (c) => (c === "+" ? "-" : c === "/" ? "_" : ""));
+  }
+  return base64url(new TextEncoder().encode(json));
 }
 
 const invalid = (cursor: string) =>

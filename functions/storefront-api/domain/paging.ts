@@ -69,59 +69,86 @@ export function connectionFrom<R, T>(
   nodeOf: (row: R) => T,
 ): Connection<T> {
   const more = rows.length > window.size;
-  let page = rows.slice(0, window.size);
-  if (window.fromEnd) page.reverse();
+  let page = more ? rows.slice(0, window.size) : rows;
+  if (window.fromEnd) page = page === rows ? rows.slice().reverse() : page.reverse();
   let trimmed = false;
   if (window.trimTo !== undefined && page.length > window.trimTo) {
     page = page.slice(page.length - window.trimTo);
     trimmed = true;
   }
-  // cursors are made only when a query asks for them (most ask for nodes only)
-  const edges = page.map((row) => lazyEdge(row, cursorOf, nodeOf(row)));
-  return {
-    edges,
-    nodes: edges.map((e) => e.node),
-    pageInfo: {
-      hasNextPage: window.fromEnd ? Boolean(window.before) : more,
-      hasPreviousPage: window.fromEnd ? more : Boolean(window.after) || trimmed,
-      get startCursor() {
-        return edges[0]?.cursor ?? null;
-      },
-      get endCursor() {
-        return edges[edges.length - 1]?.cursor ?? null;
-      },
-    },
-  };
+  return new PagedConnection(page, page.map(nodeOf), (row) => cursorOf(row), {
+    hasNextPage: window.fromEnd ? Boolean(window.before) : more,
+    hasPreviousPage: window.fromEnd ? more : Boolean(window.after) || trimmed,
+  });
 }
 
-function lazyEdge<R, T>(row: R, cursorOf: (row: R) => string, node: T): { cursor: string; node: T } {
-  let cursor: string | undefined;
-  return {
-    node,
-    get cursor() {
-      return (cursor ??= cursorOf(row));
-    },
-  };
+/**
+ * A page's connection. Its edges and cursors are made only when a query asks for them (most ask for
+ * nodes only): a page of 250 products with five variants each would otherwise make 1,500 edges.
+ */
+class PagedConnection<R, T> implements Connection<T> {
+  #edges?: { cursor: string; node: T }[];
+  readonly pageInfo: PageInfo;
+  constructor(
+    private readonly rows: R[],
+    readonly nodes: T[],
+    /** a row's cursor, given its place in the page */
+    private readonly cursorOf: (row: R, place: number) => string,
+    flags: { hasNextPage: boolean; hasPreviousPage: boolean },
+  ) {
+    // read through the edges, so an edge's cursor and the page's are made once
+    const cursorAt = (place: number) => (place >= 0 && place < rows.length ? this.edges[place].cursor : null);
+    this.pageInfo = {
+      ...flags,
+      get startCursor() {
+        return cursorAt(0);
+      },
+      get endCursor() {
+        return cursorAt(rows.length - 1);
+      },
+    };
+  }
+  get edges(): { cursor: string; node: T }[] {
+    return this.#edges ??= this.rows.map((row, place) =>
+      lazyEdge(() => this.cursorOf(row, place), this.nodes[place])
+    );
+  }
 }
 
 /** A connection over a list already in memory; cursors are positions in the list. */
 export function connectionOfList<T>(items: T[], args: PageArgs): Connection<T> {
   const window = windowOf(args, positionReader);
   const position = (parts: unknown[] | undefined) => parts?.[0] as number | undefined;
-  const ordered = items.map((item, index) => ({ item, index }));
-  if (args.reverse) ordered.reverse();
   const after = position(window.after);
   const before = position(window.before);
+  const listCursor = (r: { index: number }) => encodeCursor([r.index]);
+  const itemOf = (r: { item: T }) => r.item;
+  // the common case, the first n of the list in its order: a place in the page is the place in the list
+  if (!args.reverse && !window.fromEnd && after === undefined && before === undefined && window.trimTo === undefined) {
+    const more = items.length > window.size;
+    const page = more ? items.slice(0, window.size) : items;
+    return new PagedConnection(page, page, (_, place) => encodeCursor([place]), {
+      hasNextPage: more,
+      hasPreviousPage: false,
+    });
+  }
+  const ordered = items.map((item, index) => ({ item, index }));
+  if (args.reverse) ordered.reverse();
   // positions compare in the list's order, whichever way it is read
   const rank = (index: number) => (args.reverse ? items.length - 1 - index : index);
   let candidates = ordered.filter(({ index }) =>
     (after === undefined || rank(index) > rank(after)) && (before === undefined || rank(index) < rank(before))
   );
   if (window.fromEnd) candidates = candidates.reverse();
-  return connectionFrom(
-    candidates.slice(0, window.size + 1),
-    window,
-    (r) => encodeCursor([r.index]),
-    (r) => r.item,
-  );
+  return connectionFrom(candidates.slice(0, window.size + 1), window, listCursor, itemOf);
+}
+
+function lazyEdge<T>(cursorOf: () => string, node: T): { cursor: string; node: T } {
+  let cursor: string | undefined;
+  return {
+    node,
+    get cursor() {
+      return (cursor ??= cursorOf());
+    },
+  };
 }

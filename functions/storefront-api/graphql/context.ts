@@ -36,6 +36,8 @@ export interface StoreContext {
   catalog(): Promise<CatalogContext>;
   /** maps a catalog row to its product (once per row per request) */
   product(row: CatalogRow): Promise<Product>;
+  /** maps catalog rows to their products, in their order (once per row per request) */
+  products(rows: CatalogRow[]): Promise<Product[]>;
   loaders: Loaders;
 }
 
@@ -71,7 +73,7 @@ export function createStoreContext(input: {
   const { sql, site } = input;
   let shop: Promise<ShopInfo> | undefined;
   let catalog: Promise<CatalogContext> | undefined;
-  const products = new Map<string, Promise<Product>>();
+  const products = new Map<string, Product>();
   const sortContext = sortContextOf(site);
 
   const ctx: StoreContext = {
@@ -83,30 +85,34 @@ export function createStoreContext(input: {
       currency: s.currency,
       siteName: site.name,
     }))),
-    product(row) {
-      let found = products.get(row.id);
-      if (!found) {
-        // every catalog row is a product (the view admits only those); a row the mapping still refuses
-        // would be a mismatch between the SQL and the mapping, which the catalog tests rule out
-        found = ctx.catalog().then((c) => productFromRecord(row, c)!);
-        products.set(row.id, found);
-      }
-      return found;
+    product: (row) => ctx.products([row]).then((found) => found[0]),
+    async products(rows) {
+      const catalog = await ctx.catalog();
+      return rows.map((row) => {
+        let found = products.get(row.id);
+        if (!found) {
+          // every catalog row is a product (the view admits only those); a row the mapping still refuses
+          // would be a mismatch between the SQL and the mapping, which the catalog tests rule out
+          found = productFromRecord(row, catalog)!;
+          products.set(row.id, found);
+        }
+        return found;
+      });
     },
     loaders: {
       productByHandle: new DataLoader(async (handles) => {
         const rows = firstBy(await catalogStore.productsByHandles(sql, [...handles]), (r) => [r.handle]);
-        return Promise.all(handles.map((h) => {
-          const row = rows.get(h);
-          return row ? ctx.product(row) : null;
-        }));
+        const found = handles.map((h) => rows.get(h));
+        const mapped = await ctx.products(found.filter((r) => r !== undefined));
+        let next = 0;
+        return found.map((row) => (row ? mapped[next++] : null));
       }),
       productByName: new DataLoader(async (names) => {
         const rows = firstBy(await catalogStore.productsByNames(sql, [...names]), (r) => r.names);
-        return Promise.all(names.map((n) => {
-          const row = rows.get(n);
-          return row ? ctx.product(row) : null;
-        }));
+        const found = names.map((n) => rows.get(n));
+        const mapped = await ctx.products(found.filter((r) => r !== undefined));
+        let next = 0;
+        return found.map((row) => (row ? mapped[next++] : null));
       }),
       collectionByHandle: new DataLoader(async (handles) => {
         const rows = firstBy(await catalogStore.collectionsByHandles(sql, [...handles]), (r) => [r.handle]);
@@ -114,12 +120,21 @@ export function createStoreContext(input: {
       }),
       collectionsOf: new DataLoader(async (list) => {
         const rows = await catalogStore.collectionsNaming(sql, [...new Set(list.flatMap((p) => p.names))]);
-        // collections by the names they list, so each product finds its own without scanning them all
-        const byName = new Map<string, Set<CollectionRow>>();
-        for (const c of rows) for (const n of c.names) byName.set(n, (byName.get(n) ?? new Set()).add(c));
+        // collections (their places in the rows) by the names they list, so each product finds its own
+        // without scanning them all
+        const byName = new Map<string, number[]>();
+        rows.forEach((c, place) => {
+          for (const n of c.names) {
+            const places = byName.get(n);
+            if (!places) byName.set(n, [place]);
+            else if (places[places.length - 1] !== place) places.push(place);
+          }
+        });
         return list.map((p) => {
-          const mine = new Set(p.names.flatMap((n) => [...(byName.get(n) ?? [])]));
-          return rows.filter((c) => mine.has(c)); // in the records' order
+          const places = p.names.length === 1
+            ? byName.get(p.names[0]) ?? []
+            : [...new Set(p.names.flatMap((n) => byName.get(n) ?? []))].sort((a, b) => a - b);
+          return places.map((place) => rows[place]); // in the records' order
         });
       }, { cacheKeyFn: (p) => p.handle }),
       asset: new DataLoader(async (ids) => {

@@ -2,10 +2,9 @@
 // Parents carry a __typename so the Node, Merchandise and other abstract types resolve.
 import { type CollectionRow } from "../store/catalog.ts";
 import * as catalogStore from "../store/catalog.ts";
-import { descriptionText, fieldValue, priceRange, type Product, type Variant } from "../domain/catalog.ts";
+import { descriptionText, fieldValue, type Product, type Variant } from "../domain/catalog.ts";
 import type { Attribute } from "../domain/cart.ts";
 import { StoreInputError } from "../domain/errors.ts";
-import { richTextHtml } from "../domain/html.ts";
 import { gid, parseGid } from "../domain/ids.ts";
 import { type ImageTransform, imageUrl } from "../domain/images.ts";
 import { money } from "../domain/money.ts";
@@ -22,48 +21,22 @@ import { languageCode, POLICY_FIELDS } from "../domain/shop.ts";
 import * as carts from "./carts.ts";
 import type { CartView } from "./carts.ts";
 import { sortContextOf, type StoreContext, variantOf } from "./context.ts";
+import { CollectionNode, ImageNode, OptionNode, ProductNode, VariantNode } from "./nodes.ts";
 import { LANGUAGE_CODES } from "./enums.ts";
 import type { AssetRow, CatalogRow, CollectionSort, ProductSort } from "../store/catalog.ts";
-import type { RichTextDocument } from "../../../shared/richtext.ts";
 import { richTextPlainText } from "../../../shared/richtext.ts";
-import { escapeHtml } from "../../../shared/html.ts";
 
 type Args = Record<string, any>;
 type Ctx = StoreContext;
 
-interface ProductParent {
-  __typename: "Product";
-  product: Product;
-}
-interface VariantParent {
-  __typename: "ProductVariant";
-  product: Product;
-  variant: Variant;
-}
-interface CollectionParent {
-  __typename: "Collection";
-  row: CollectionRow;
-}
-interface ImageParent {
-  __typename: "Image";
-  asset: AssetRow;
-  alt: string | null;
-  /** a collection's image (its id says CollectionImage) */
-  collection?: boolean;
-}
+type ProductParent = ProductNode;
+type VariantParent = VariantNode;
+type CollectionParent = CollectionNode;
+type ImageParent = ImageNode;
 
-const productParent = (product: Product): ProductParent => ({ __typename: "Product", product });
-const variantParent = (product: Product, variant: Variant): VariantParent => ({
-  __typename: "ProductVariant",
-  product,
-  variant,
-});
-const collectionParent = (row: CollectionRow): CollectionParent => ({ __typename: "Collection", row });
-const imageParent = (asset: AssetRow, alt: string | null): ImageParent => ({
-  __typename: "Image",
-  asset,
-  alt,
-});
+const productParent = (product: Product): ProductParent => new ProductNode(product);
+const variantParent = (product: Product, variant: Variant): VariantParent => new VariantNode(product, variant);
+const collectionParent = (ctx: Ctx) => (row: CollectionRow): CollectionParent => new CollectionNode(row, ctx);
 const iso = (d: Date) => new Date(d).toISOString();
 const emptyConnection = (): Connection<never> => ({
   edges: [],
@@ -118,12 +91,13 @@ function searchWord(query: unknown): string | undefined {
 }
 
 async function productConnection(ctx: Ctx, rows: CatalogRow[], window: Window, sort: ProductSort) {
-  const products = new Map(await Promise.all(rows.map(async (r) => [r.id, await ctx.product(r)] as const)));
+  const products = await ctx.products(rows);
+  const byRow = new Map(rows.map((r, i) => [r, products[i]]));
   return connectionFrom(
     rows,
     window,
     (r) => keysetCursor(sort, r.sort_value, r.handle),
-    (r) => productParent(products.get(r.id)!),
+    (r) => productParent(byRow.get(r)!),
   );
 }
 
@@ -142,7 +116,7 @@ async function nodeById(ctx: Ctx, id: unknown) {
   }
   if (parsed.type === "Collection") {
     const row = await ctx.loaders.collectionByHandle.load(parsed.id);
-    return row ? collectionParent(row) : null;
+    return row ? collectionParent(ctx)(row) : null;
   }
   return null;
 }
@@ -159,13 +133,13 @@ async function collectionOf(ctx: Ctx, args: { id?: string | null; handle?: strin
     (parseGid(args.id)?.type === "Collection" ? parseGid(args.id)!.id : undefined);
   if (!handle) return null;
   const row = await ctx.loaders.collectionByHandle.load(handle);
-  return row ? collectionParent(row) : null;
+  return row ? collectionParent(ctx)(row) : null;
 }
 
 async function imageOf(ctx: Ctx, assetId: string | null, alt: string | null) {
   if (!assetId) return null;
   const asset = await ctx.loaders.asset.load(assetId);
-  return asset ? imageParent(asset, alt) : null;
+  return asset ? new ImageNode(asset, alt, ctx) : null;
 }
 
 // ---- shop and localization ------------------------------------------------------------------------------
@@ -238,13 +212,17 @@ export const resolvers = {
     async products(_: unknown, args: Args, ctx: Ctx) {
       const sort = PRODUCT_SORTS[args.sortKey] ?? "position";
       const window = windowOf(args, keysetReader(sort));
-      const rows = await catalogStore.productsPage(ctx.sql, {
-        sort,
-        reverse: Boolean(args.reverse),
-        window,
-        search: searchWord(args.query),
-        ctx: sortContextOf(ctx.site),
-      });
+      // the shop's record (currency) is read beside the page, not after it
+      const [rows] = await Promise.all([
+        catalogStore.productsPage(ctx.sql, {
+          sort,
+          reverse: Boolean(args.reverse),
+          window,
+          search: searchWord(args.query),
+          ctx: sortContextOf(ctx.site),
+        }),
+        ctx.catalog(),
+      ]);
       return productConnection(ctx, rows, window, sort);
     },
     async productRecommendations(_: unknown, args: Args, ctx: Ctx) {
@@ -260,7 +238,7 @@ export const resolvers = {
         exclude: found.product.handle,
         ctx: sortContextOf(ctx.site),
       });
-      return Promise.all(rows.slice(0, 10).map(async (r) => productParent(await ctx.product(r))));
+      return (await ctx.products(rows.slice(0, 10))).map(productParent);
     },
     async productTags(_: unknown, args: Args, ctx: Ctx) {
       const window = windowOf({ first: args.first }, positionReader);
@@ -288,10 +266,12 @@ export const resolvers = {
         rows,
         window,
         (r) => keysetCursor(sort, r.sort_value, r.handle),
-        collectionParent,
+        collectionParent(ctx),
       );
       // counted only when a query asks for it; UnsignedInt64 is a string of digits, as Shopify prints it
-      return { ...connection, totalCount: () => catalogStore.collectionsCount(ctx.sql, search).then(String) };
+      return Object.assign(connection, {
+        totalCount: () => catalogStore.collectionsCount(ctx.sql, search).then(String),
+      });
     },
     cart: (_: unknown, args: Args, ctx: Ctx) => carts.readCartView(ctx, args.id),
     node: (_: unknown, args: Args, ctx: Ctx) => nodeById(ctx, args.id),
@@ -385,28 +365,9 @@ export const resolvers = {
       typeof c.totalCount === "function" ? c.totalCount() : c.totalCount,
   },
 
+  // the fields without arguments or reads are the nodes' getters (nodes.ts)
   Product: {
-    id: (p: ProductParent) => gid("Product", p.product.handle),
-    handle: (p: ProductParent) => p.product.handle,
-    title: (p: ProductParent) => p.product.title,
     description: (p: ProductParent, args: Args) => truncate(descriptionText(p.product), args.truncateAt),
-    descriptionHtml: (p: ProductParent) =>
-      p.product.body
-        ? richTextHtml(p.product.body)
-        : p.product.summary
-        ? `<p>${escapeHtml(p.product.summary)}</p>`
-        : "",
-    productType: (p: ProductParent) => p.product.kind,
-    vendor: (p: ProductParent) => p.product.vendor,
-    tags: (p: ProductParent) => p.product.tags,
-    availableForSale: (p: ProductParent) =>
-      p.product.available && p.product.variants.some((v) => v.available),
-    isGiftCard: () => false,
-    createdAt: (p: ProductParent) => iso(p.product.createdAt),
-    updatedAt: (p: ProductParent) => iso(p.product.updatedAt),
-    publishedAt: (p: ProductParent) => iso(p.product.createdAt),
-    onlineStoreUrl: () => null,
-    trackingParameters: () => null,
     featuredImage: (p: ProductParent, _: Args, ctx: Ctx) =>
       imageOf(ctx, p.product.imageIds[0] ?? null, p.product.title),
     async images(p: ProductParent, args: PageArgs, ctx: Ctx) {
@@ -415,10 +376,9 @@ export const resolvers = {
       return connectionOfList(images, args);
     },
     options: (p: ProductParent, args: Args) =>
-      p.product.options.slice(0, args.first ?? undefined).map((option) => ({ product: p.product, option })),
+      p.product.options.slice(0, args.first ?? undefined).map((option) => new OptionNode(p.product, option)),
     variants: (p: ProductParent, args: PageArgs) =>
       connectionOfList(p.product.variants.map((v) => variantParent(p.product, v)), args),
-    variantsCount: (p: ProductParent) => ({ count: p.product.variants.length, precision: "EXACT" }),
     variantBySelectedOptions: (p: ProductParent, args: Args) => {
       const v = matchVariant(p.product, args.selectedOptions, args);
       return v ? variantParent(p.product, v) : null;
@@ -428,110 +388,42 @@ export const resolvers = {
         p.product.variants.find((x) => x.available) ?? p.product.variants[0];
       return v ? variantParent(p.product, v) : null;
     },
-    priceRange: (p: ProductParent) => rangeOf(p.product, (v) => v.price),
-    compareAtPriceRange: (p: ProductParent) => rangeOf(p.product, (v) => v.compareAtPrice),
     async collections(p: ProductParent, args: PageArgs, ctx: Ctx) {
       const rows = await ctx.loaders.collectionsOf.load(p.product);
-      return { ...connectionOfList(rows.map(collectionParent), args), totalCount: String(rows.length) };
+      return Object.assign(connectionOfList(rows.map(collectionParent(ctx)), args), {
+        totalCount: String(rows.length),
+      });
     },
-    seo: (p: ProductParent) => ({ title: p.product.title, description: p.product.summary || null }),
-    totalInventory: () => null,
-    requiresSellingPlan: () => false,
     sellingPlanGroups: emptyConnection,
-    encodedVariantExistence: () => null,
-    encodedVariantAvailability: () => null,
     ...metafieldResolvers,
   },
 
-  ProductOption: {
-    id: (o: { product: Product; option: { name: string } }) =>
-      gid("ProductOption", `${o.product.handle}/${o.option.name}`),
-    name: (o: { option: { name: string } }) => o.option.name,
-    values: (o: { option: { values: string[] } }) => o.option.values,
-    optionValues: (o: { product: Product; option: { name: string; values: string[] } }) =>
-      o.option.values.map((value) => {
-        const first = o.product.variants.find((v) =>
-          v.selectedOptions.some((s) => s.name === o.option.name && s.value === value)
-        );
-        return {
-          id: gid("ProductOptionValue", `${o.product.handle}/${o.option.name}/${value}`),
-          name: value,
-          swatch: null,
-          firstSelectableVariant: first ? variantParent(o.product, first) : null,
-        };
-      }),
-  },
-
   ProductVariant: {
-    id: (v: VariantParent) => gid("ProductVariant", v.variant.key),
-    title: (v: VariantParent) => v.variant.title,
-    sku: (v: VariantParent) => v.variant.sku,
-    barcode: () => null,
-    price: (v: VariantParent) => money(v.variant.price, v.variant.currency),
-    priceV2: (v: VariantParent) => money(v.variant.price, v.variant.currency),
-    compareAtPrice: (v: VariantParent) =>
-      v.variant.compareAtPrice === null ? null : money(v.variant.compareAtPrice, v.variant.currency),
-    compareAtPriceV2: (v: VariantParent) =>
-      v.variant.compareAtPrice === null ? null : money(v.variant.compareAtPrice, v.variant.currency),
-    unitPrice: () => null,
-    unitPriceMeasurement: () => null,
-    availableForSale: (v: VariantParent) => v.variant.available,
-    currentlyNotInStock: () => false,
-    quantityAvailable: () => null,
-    requiresShipping: (v: VariantParent) => v.variant.requiresShipping,
-    requiresComponents: () => false,
-    selectedOptions: (v: VariantParent) => v.variant.selectedOptions,
-    image: (v: VariantParent, _: Args, ctx: Ctx) => imageOf(ctx, v.variant.imageId, v.product.title),
-    product: (v: VariantParent) => productParent(v.product),
-    weight: (v: VariantParent) => v.variant.weight,
-    weightUnit: () => "KILOGRAMS",
-    taxable: () => true,
+    image: (v: VariantParent, _: Args, ctx: Ctx) => imageOf(ctx, v.variant.imageId, v.owner.title),
     sellingPlanAllocations: emptyConnection,
     ...metafieldResolvers,
   },
 
   Image: {
-    id: (i: ImageParent) => gid(i.collection ? "CollectionImage" : "ProductImage", i.asset.id),
     url: (i: ImageParent, args: { transform?: ImageTransform }, ctx: Ctx) =>
       imageUrl(i.asset, ctx.publicUrl, ctx.space, args.transform),
-    src: (i: ImageParent, _: Args, ctx: Ctx) => imageUrl(i.asset, ctx.publicUrl, ctx.space),
-    originalSrc: (i: ImageParent, _: Args, ctx: Ctx) => imageUrl(i.asset, ctx.publicUrl, ctx.space),
     transformedSrc: (i: ImageParent, args: ImageTransform, ctx: Ctx) =>
       imageUrl(i.asset, ctx.publicUrl, ctx.space, args),
-    altText: (i: ImageParent, _: Args, ctx: Ctx) => {
-      const described = ctx.locales.map((l) => i.asset.description?.[l]).find((d) => d);
-      return described || i.alt;
-    },
-    width: (i: ImageParent) => i.asset.width,
-    height: (i: ImageParent) => i.asset.height,
-    thumbhash: () => null,
   },
 
   Collection: {
-    id: (c: CollectionParent) => gid("Collection", c.row.handle),
-    handle: (c: CollectionParent) => c.row.handle,
-    title: (c: CollectionParent, _: Args, ctx: Ctx) => collectionText(c.row, "title", ctx) || c.row.handle,
-    description: (c: CollectionParent, args: Args, ctx: Ctx) => {
-      const body = fieldValue(c.row, "body", ctx.locales) as RichTextDocument | undefined;
-      const text = (body?.nodeType === "document" ? richTextPlainText(body).trim() : "") ||
-        collectionText(c.row, "summary", ctx);
+    description: (c: CollectionParent, args: Args) => {
+      const body = c.body();
+      const text = (body ? richTextPlainText(body).trim() : "") || c.text("summary");
       return truncate(text, args.truncateAt);
-    },
-    descriptionHtml: (c: CollectionParent, _: Args, ctx: Ctx) => {
-      const body = fieldValue(c.row, "body", ctx.locales) as RichTextDocument | undefined;
-      if (body?.nodeType === "document") return richTextHtml(body);
-      const summary = collectionText(c.row, "summary", ctx);
-      return summary ? `<p>${escapeHtml(summary)}</p>` : "";
     },
     image: async (c: CollectionParent, _: Args, ctx: Ctx) => {
       const id =
         (fieldValue(c.row, "image", ctx.locales) as { sys?: { id?: string } } | undefined)?.sys?.id ?? null;
-      const image = await imageOf(ctx, id, collectionText(c.row, "title", ctx));
-      return image ? { ...image, collection: true } : null;
+      if (!id) return null;
+      const asset = await ctx.loaders.asset.load(id);
+      return asset ? new ImageNode(asset, c.text("title"), ctx, true) : null;
     },
-    updatedAt: (c: CollectionParent) => iso(c.row.updated_at),
-    onlineStoreUrl: () => null,
-    trackingParameters: () => null,
     async products(c: CollectionParent, args: Args, ctx: Ctx) {
       const sort = COLLECTION_PRODUCT_SORTS[args.sortKey] ?? "collection";
       const window = windowOf(args, keysetReader(sort));
@@ -544,10 +436,6 @@ export const resolvers = {
       });
       return productConnection(ctx, rows, window, sort);
     },
-    seo: (c: CollectionParent, _: Args, ctx: Ctx) => ({
-      title: collectionText(c.row, "title", ctx) || c.row.handle,
-      description: collectionText(c.row, "summary", ctx) || null,
-    }),
     ...metafieldResolvers,
   },
 
@@ -623,16 +511,6 @@ export const resolvers = {
 interface LineParent {
   cart: CartView;
   priced: CartView["cost"]["lines"][number];
-}
-
-function collectionText(row: CollectionRow, field: string, ctx: Ctx): string {
-  const value = fieldValue(row, field, ctx.locales);
-  return typeof value === "string" ? value : "";
-}
-
-function rangeOf(product: Product, pick: (v: Variant) => number | null) {
-  const { min, max } = priceRange(product, pick);
-  return { minVariantPrice: money(min, product.currency), maxVariantPrice: money(max, product.currency) };
 }
 
 /** variantBySelectedOptions: the variant whose options are exactly the ones selected (known ones). */
