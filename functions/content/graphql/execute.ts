@@ -9,6 +9,7 @@ import {
   getVariableValues,
   GraphQLError,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   validate,
 } from "graphql";
 import { compiledRun } from "../../../shared/graphql-compiled.ts";
@@ -19,7 +20,7 @@ import { defaultLocale, type SiteSettings } from "../../../shared/site.ts";
 import type { Access } from "../access.ts";
 import type { ShapeContext } from "../domain/shape.ts";
 import { withheldBodies } from "../domain/entry-query.ts";
-import { analyze, MAXIMUM_COST } from "./cost.ts";
+import { analyze, type Analysis, MAXIMUM_COST } from "./cost.ts";
 import { GraphqlFailure } from "./envelope.ts";
 import { Loaders } from "./loaders.ts";
 import type { GraphqlContext } from "./resolvers.ts";
@@ -69,6 +70,31 @@ function validDocument(schema: GraphQLSchema, query: string): DocumentNode {
   return document;
 }
 
+// A query's analysis depends only on its document, operation and variables (and the schema, whose
+// documents these are): clients repeat the same few requests, so it is kept beside the document, for the
+// most recent 20 variable sets of each operation.
+const ANALYSES_KEPT = 20;
+const analyses = new WeakMap<DocumentNode, Map<string, Analysis>>();
+
+function analysisOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  maxItems: Map<string, number>,
+): Analysis {
+  let kept = analyses.get(document);
+  if (!kept) analyses.set(document, kept = new Map());
+  const key = `${operation.name?.value ?? ""}\n${JSON.stringify(variables)}`;
+  let analysis = kept.get(key);
+  if (!analysis) {
+    analysis = analyze(schema, document, operation, variables, maxItems);
+    kept.set(key, analysis);
+    if (kept.size > ANALYSES_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  return analysis;
+}
+
 export async function runGraphql(
   input: { db: Db; site: SiteSettings; access: Access; shape: ShapeContext; publicUrl: string },
   request: GraphqlRequest,
@@ -93,7 +119,7 @@ export async function runGraphql(
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
   if (coerced.errors) throw invalid("The variables do not match the query.", coerced.errors);
 
-  const analysis = analyze(schema, document, operation, coerced.coerced, plan.maxItems);
+  const analysis = analysisOf(schema, document, operation, coerced.coerced, plan.maxItems);
   if (analysis.problems.length) {
     throw invalid(`Query arguments out of range: ${analysis.problems.join("; ")}.`);
   }
