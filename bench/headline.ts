@@ -11,7 +11,14 @@ interface Result {
   name: string;
   database?: string;
   levels?: Level[];
-  steps?: { size: number; ms?: number; rss_growth_mb?: number }[];
+  steps?: {
+    size: number;
+    ms?: number;
+    rss_growth_mb?: number;
+    heap_live_before_mb?: number;
+    heap_peak_mb?: number;
+    heap_live_after_mb?: number;
+  }[];
   ratio?: number;
   goal_ratio?: number;
   rss_mb?: number;
@@ -85,11 +92,18 @@ if (scale.length) {
   }
   const walks = report.results.filter((r) => r.name.includes("initial sync walked whole"));
   for (const w of walks) {
+    const steps = w.steps!;
     out.push(
       "",
-      `${w.database}: a whole initial sync grew the host process by ${
-        w.steps!.map((s) => `${s.rss_growth_mb} MB at ${s.size.toLocaleString("en-US")} entries`).join(", ")
-      }.`,
+      steps.every((s) => s.heap_peak_mb !== undefined)
+        ? `${w.database}: a whole initial sync, the host's JS heap live before → at its peak → live after: ${
+          steps.map((s) =>
+            `${s.heap_live_before_mb} → ${s.heap_peak_mb} → ${s.heap_live_after_mb} MB at ${s.size.toLocaleString("en-US")} entries`
+          ).join(", ")
+        }.`
+        : `${w.database}: a whole initial sync grew the host process by ${
+          steps.map((s) => `${s.rss_growth_mb} MB at ${s.size.toLocaleString("en-US")} entries`).join(", ")
+        }.`,
     );
   }
   out.push("");

@@ -3,8 +3,9 @@
 // tables through: the delivery list, one entry, GraphQL and sync (initial and delta) on spaces of 1k, 10k
 // and 100k published entries; the forms responses list at 10k, 100k and 1M responses; the bookings list
 // at 1k, 10k and 100k bookings. Each path reports its cost per step and the largest step's cost over the
-// smallest's (goal within 1.5×). Every step also walks a whole initial sync, page after page, measuring
-// this process's resident size as it goes: a sync that streams keeps it flat however large the space.
+// smallest's (goal within 1.5×). The forms, each step a form of its own, are timed side by side once all
+// are grown. Every content step also walks a whole initial sync, page after page, measuring the host's
+// JS heap as it goes: a sync that streams holds the same however large the space.
 //
 // BENCH_SCALE_MAX (default 100000) leaves out the steps above it: 1000000 adds the million responses,
 // which take minutes to generate on PGlite. A quick run (BENCH_ITERATIONS below 5) takes the smallest
@@ -16,6 +17,7 @@ import { growArticles, growBookings, growResponses, publishBenchForm, publishedE
 import { type BenchHost, startBenchHost } from "./host.ts";
 import { ARTICLES } from "./load.ts";
 import { benchSize, QUICK } from "./size.ts";
+import { median } from "./stats.ts";
 
 type Measure = (label: string, run: () => Promise<unknown>, iterations?: number) => Promise<number>;
 
@@ -29,7 +31,8 @@ const RESPONSE_STEPS = ladder([10_000, 100_000, 1_000_000]);
 const BOOKING_STEPS = ladder([1_000, 10_000, 100_000]);
 /** The goal: a page at the largest step costs at most this many times what it costs at the smallest. */
 const GOAL_RATIO = 1.5;
-const FORM = "scale-survey";
+/** Rounds of the ladders timed side by side (forms): each step's figure is the median of its rounds. */
+const SIDE_BY_SIDE_ROUNDS = 3;
 /** Entries a delta sync carries: changed after the initial sync. */
 const DELTA = 10;
 
@@ -65,14 +68,34 @@ async function getJson(url: string, headers: Record<string, string>, init: Reque
   return body;
 }
 
+/** V8's full collection, where the bench runs with --expose-gc (deno.json's bench task). */
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
+/** The JS heap in use once garbage is collected: what the process really holds. */
+function liveHeap(): number {
+  collectGarbage?.();
+  collectGarbage?.();
+  return Deno.memoryUsage().heapUsed;
+}
+
 /**
- * A whole initial sync, page after page as a client follows nextPageUrl, with the process's resident
- * size sampled before, after every page and every 50 ms; answers the page costs and the next sync URL.
+ * A whole initial sync, page after page as a client follows nextPageUrl; answers the page costs, the next
+ * sync URL and what the walk held in memory. The host runs in this process, so its JS heap is measured:
+ * live (after a full collection) before and after the walk, and at its peak, sampled after every page and
+ * every 50 ms. A sync that streams holds the same at any size; the resident size is reported beside it,
+ * though it also carries the generator's garbage and the allocator's and V8's headroom (and, embedded,
+ * PGlite's memory), which grow with the data loaded before the walk, not with the walk.
  */
 async function walkInitialSync(env: string, headers: Record<string, string>) {
-  const before = Deno.memoryUsage().rss;
-  let peak = before;
-  const timer = setInterval(() => (peak = Math.max(peak, Deno.memoryUsage().rss)), 50);
+  const liveBefore = liveHeap();
+  const rssBefore = Deno.memoryUsage().rss;
+  let heapPeak = liveBefore, rssPeak = rssBefore;
+  const sample = () => {
+    const now = Deno.memoryUsage();
+    heapPeak = Math.max(heapPeak, now.heapUsed);
+    rssPeak = Math.max(rssPeak, now.rss);
+  };
+  const timer = setInterval(sample, 50);
   const pages: number[] = [];
   let items = 0;
   let next: string | undefined = `${env}/sync?initial=true`;
@@ -84,7 +107,7 @@ async function walkInitialSync(env: string, headers: Record<string, string>) {
       const page: { items: unknown[]; nextPageUrl?: string; nextSyncUrl?: string } = await getJson(next, headers);
       pages.push(performance.now() - t0);
       items += page.items.length;
-      peak = Math.max(peak, Deno.memoryUsage().rss);
+      sample();
       // the host answers with its public address; the walk goes on at the same host
       next = page.nextPageUrl ? `${env}/sync${new URL(page.nextPageUrl).search}` : undefined;
       if (page.nextSyncUrl) syncUrl = `${env}/sync${new URL(page.nextSyncUrl).search}`;
@@ -92,16 +115,21 @@ async function walkInitialSync(env: string, headers: Record<string, string>) {
   } finally {
     clearInterval(timer);
   }
+  const totalMs = performance.now() - started;
+  const liveAfter = liveHeap();
   const sorted = [...pages].sort((a, b) => a - b);
   return {
     items,
     pages: pages.length,
     page_median_ms: sorted[sorted.length >> 1],
     page_p95_ms: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)],
-    total_ms: performance.now() - started,
-    rss_before_mb: mb(before),
-    rss_peak_mb: mb(peak),
-    rss_growth_mb: mb(peak - before),
+    total_ms: totalMs,
+    heap_live_before_mb: mb(liveBefore),
+    heap_peak_mb: mb(heapPeak),
+    heap_live_after_mb: mb(liveAfter),
+    heap_measured_live: Boolean(collectGarbage),
+    rss_before_mb: mb(rssBefore),
+    rss_peak_mb: mb(rssPeak),
     syncUrl,
   };
 }
@@ -146,8 +174,8 @@ async function contentLadder(sql: Sql, host: BenchHost, database: string, measur
     const walk = await walkInitialSync(env, headers);
     console.log(
       `  initial sync: ${walk.items} items in ${walk.pages} pages, ${(walk.total_ms / 1000).toFixed(1)} s; page median ` +
-        `${walk.page_median_ms.toFixed(2)} ms, p95 ${walk.page_p95_ms.toFixed(2)} ms; resident ${walk.rss_before_mb} MB → ` +
-        `peak ${walk.rss_peak_mb} MB (+${walk.rss_growth_mb} MB)`,
+        `${walk.page_median_ms.toFixed(2)} ms, p95 ${walk.page_p95_ms.toFixed(2)} ms; JS heap live ${walk.heap_live_before_mb} MB → ` +
+        `peak ${walk.heap_peak_mb} MB → live ${walk.heap_live_after_mb} MB; resident ${walk.rss_before_mb} → ${walk.rss_peak_mb} MB`,
     );
     if (walk.items < size) throw new Error(`the initial sync carried ${walk.items} items, the space holds ${size} entries`);
     record(ladders.initial, walk.page_median_ms);
@@ -165,33 +193,56 @@ async function contentLadder(sql: Sql, host: BenchHost, database: string, measur
     if (delta.items.length < DELTA) throw new Error(`the delta carried ${delta.items.length} items, not ${DELTA}`);
     record(ladders.delta, await measure("delta", () => getJson(syncUrl, headers), ITERATIONS));
   }
-  const growths = walks.map((w) => w.rss_growth_mb as number);
+  const peaks = walks.map((w) => w.heap_peak_mb as number);
   return [
     ...Object.values(ladders).map((l) => ladderResult(database, l)),
     {
-      name: `scale (${database}): initial sync walked whole, resident size of the host process`,
+      name: `scale (${database}): initial sync walked whole, memory of the host process`,
       database,
       steps: walks,
-      rss_growth_mb_smallest: growths[0],
-      rss_growth_mb_largest: growths[growths.length - 1],
-      note: "embedded, the process holds PGlite too; the walking client runs in it and keeps no page",
+      heap_peak_mb_smallest: peaks[0],
+      heap_peak_mb_largest: peaks[peaks.length - 1],
+      note: "the host's JS heap: live after a full collection before and after the walk, and its peak during it; " +
+        "the walking client runs in the same process and keeps no page; embedded, the process holds PGlite too",
     },
   ];
 }
 
+/**
+ * A form per step (10k, 100k, 1M responses, all in the one responses table), timed only once all are
+ * grown, in rounds that visit every step in turn: a shared machine's load then weighs on every step alike,
+ * where timing each step right after its generation compared minutes apart (a 1M page once measured twice
+ * its 10k time that way, and the same as it when the two were timed side by side). A step's figure is the
+ * median of its rounds' medians.
+ */
 async function formsLadder(sql: Sql, host: BenchHost, database: string, measure: Measure) {
   const headers = { authorization: `Bearer ${(await createKey(sql, { name: "bench scale forms", kind: "forms" })).key}` };
-  await publishBenchForm(sql, FORM, "Scale survey");
-  const page: Ladder = { name: "forms responses list (page_size=25)", unit: "responses of the form", steps: [] };
-  const search: Ladder = { name: "forms responses list (query=harbor, page_size=25)", unit: "responses of the form", steps: [] };
-  const url = `${host.baseUrl}/api/forms/${FORM}/responses?page_size=25`;
+  const forms: { size: number; url: string }[] = [];
   for (const step of RESPONSE_STEPS) {
+    // the generator's tokens start with the slug's first eight characters: these differ
+    const slug = `f${step}-survey`;
     console.log(`bench: scale, a form of ${step} responses`);
-    const size = await growResponses(sql, FORM, step);
-    page.steps.push({ size, ms: await measure("page", () => getJson(url, headers), ITERATIONS) });
-    search.steps.push({ size, ms: await measure("search", () => getJson(`${url}&query=harbor`, headers), ITERATIONS) });
+    await publishBenchForm(sql, slug, `Scale survey of ${step}`);
+    forms.push({ size: await growResponses(sql, slug, step), url: `${host.baseUrl}/api/forms/${slug}/responses?page_size=25` });
   }
-  return [ladderResult(database, page), ladderResult(database, search)];
+  const rounds = QUICK ? 1 : SIDE_BY_SIDE_ROUNDS;
+  const pages = forms.map(() => [] as number[]), searches = forms.map(() => [] as number[]);
+  for (let round = 1; round <= rounds; round++) {
+    console.log(`bench: scale, forms side by side, round ${round} of ${rounds}`);
+    for (const [i, form] of forms.entries()) {
+      pages[i].push(await measure(`page, ${form.size}`, () => getJson(form.url, headers), ITERATIONS));
+      searches[i].push(await measure(`search, ${form.size}`, () => getJson(`${form.url}&query=harbor`, headers), ITERATIONS));
+    }
+  }
+  const steps = (medians: number[][]) => forms.map((form, i) => ({ size: form.size, ms: median(medians[i]) }));
+  return [
+    ladderResult(database, { name: "forms responses list (page_size=25)", unit: "responses of the form", steps: steps(pages) }),
+    ladderResult(database, {
+      name: "forms responses list (query=harbor, page_size=25)",
+      unit: "responses of the form",
+      steps: steps(searches),
+    }),
+  ];
 }
 
 async function bookingsLadder(sql: Sql, host: BenchHost, database: string, measure: Measure) {
