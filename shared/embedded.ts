@@ -3,6 +3,8 @@
 import { PGlite } from "@electric-sql/pglite";
 // btree_gist backs the scheduling exclusion constraint (host equality + time overlap in one index)
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+// btree_gin puts a form's slug beside its responses' search terms in one GIN index
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { callWorker } from "./worker-call.ts";
 
@@ -18,7 +20,7 @@ export interface EmbeddedPostgres {
  * from the data directory when they are not held. An in-memory database (tests, the bench) keeps the
  * default: its files are memory already.
  */
-const ON_DISK_SHARED_BUFFERS = "32MB";
+const ON_DISK_SHARED_BUFFERS = "16MB";
 
 /** Runs initdb for a new data directory in a worker, whose memory is given back when it ends. */
 async function initializeDataDir(dataDir: string): Promise<void> {
@@ -37,7 +39,7 @@ export async function startEmbeddedPostgres(
   }
   const db = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir, postgresqlconf: `shared_buffers = ${ON_DISK_SHARED_BUFFERS}` } : {}),
-    extensions: { btree_gist },
+    extensions: { btree_gist, btree_gin },
   });
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? await freePort(host);

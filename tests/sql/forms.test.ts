@@ -230,3 +230,16 @@ test("an administrator's delete of responses (row-level security on, no rights o
     });
   });
 });
+
+test("a search's and an answered-fields filter's GIN indexes lead with the form, so they hold one form's matches together", async () => {
+  await rolledBack(async (tx) => {
+    const definitions = await tx<{ name: string; definition: string }[]>`
+      select indexname as name, indexdef as definition from pg_indexes
+      where schemaname = 'public' and tablename = 'form_responses' and indexdef like '%USING gin%'
+      order by indexname`;
+    assert.deepEqual(
+      definitions.map((d) => [d.name, d.definition.replace(/^.*USING gin /, "")]),
+      [["form_responses_answered", "(form, answered)"], ["form_responses_search", "(form, search)"]],
+    );
+  });
+});
