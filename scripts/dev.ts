@@ -23,6 +23,10 @@ import { readSiteConfigFile } from "../shared/site/content-dir.ts";
 import { demoSignIn, loadSiteCommunity } from "../functions/network/demo.ts";
 import { CRAWL_AT_UTC, crawlDaily, projectorLoop } from "../functions/network/federation/projector.ts";
 import { dataDir, type DevState, devStateFile, readDevState, runCli } from "./cli.ts";
+import { idleReclaimer } from "./dev-memory.ts";
+
+/** Connections to the embedded database (a server's pool keeps connect()'s default). */
+const EMBEDDED_POOL = 4;
 
 async function keyStillValid(
   sql: Sql,
@@ -46,7 +50,9 @@ await runCli(async () => {
     port: Number(Deno.env.get("PGPORT") ?? 54322),
   });
   const databaseUrl = config.databaseUrl ?? embedded!.url;
-  const sql = connect(databaseUrl);
+  // PGlite has one backend, which every connection's prepared statements join: each connection of the
+  // pool prepares its own copy of every statement it runs, so a smaller pool holds fewer copies
+  const sql = connect(databaseUrl, embedded ? { max: EMBEDDED_POOL } : {});
   const applied = await migrate(sql, { onApply: (m) => console.log(`migrating: ${m.version}_${m.name}`) });
   if (applied.length) console.log(`applied ${applied.length} migration(s)`);
 
@@ -121,11 +127,14 @@ await runCli(async () => {
   await Deno.mkdir(data, { recursive: true });
   await Deno.writeTextFile(devStateFile(), JSON.stringify(state, null, 2) + "\n");
 
-  // loopback unless HOST says otherwise: the banner prints live keys
+  // loopback unless HOST says otherwise: the banner prints live keys. Half a second after a burst of requests
+  // the host gives its garbage back (a full collection and malloc_trim, scripts/dev-memory.ts)
+  const reclaimer = idleReclaimer();
   serveHost(ctx, {
     port: config.port,
     hostname: Deno.env.get("HOST") ?? "127.0.0.1",
     onListen: (addr) => printBanner(state, site.mode, addr),
+    activity: reclaimer,
   });
 
   // Webhooks: one dispatcher delivers every API's outbox rows through its adapter (the registry the
@@ -175,6 +184,7 @@ await runCli(async () => {
   );
 
   const stop = async () => {
+    reclaimer.stop();
     uploadSweep.stop();
     dailyCrawl.stop();
     await projector.stop();

@@ -66,11 +66,28 @@ export function createHostHandler(ctx: FunctionContext): Fetcher {
 
 export function serveHost(
   ctx: FunctionContext,
-  options: { port: number; hostname?: string; signal?: AbortSignal; onListen?: (addr: Deno.NetAddr) => void },
+  options: {
+    port: number;
+    hostname?: string;
+    signal?: AbortSignal;
+    onListen?: (addr: Deno.NetAddr) => void;
+    /** Told when each request begins and when its handler returns (task dev's idle reclaimer). */
+    activity?: { enter(): void; leave(): void };
+  },
 ): Deno.HttpServer<Deno.NetAddr> {
   const handler = createHostHandler(ctx);
+  const activity = options.activity;
   return Deno.serve(
     { port: options.port, hostname: options.hostname ?? "127.0.0.1", signal: options.signal, onListen: options.onListen },
-    (request, info) => handler(request, callerEnv(request, info, ctx.config)),
+    activity
+      ? async (request, info) => {
+        activity.enter();
+        try {
+          return await handler(request, callerEnv(request, info, ctx.config));
+        } finally {
+          activity.leave();
+        }
+      }
+      : (request, info) => handler(request, callerEnv(request, info, ctx.config)),
   );
 }

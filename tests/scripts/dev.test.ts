@@ -124,7 +124,7 @@ test("task dev: banner, dev.json with a working key per kind and a JWT per role,
     try {
       // the on-disk database holds a small buffer pool of its own (shared/embedded.ts)
       const [{ shared_buffers }] = await sql<{ shared_buffers: string }[]>`show shared_buffers`;
-      assert.equal(shared_buffers, "32MB");
+      assert.equal(shared_buffers, "16MB");
       // every key is stored (by hash) as its kind, only the gated one gated, none revoked
       for (const [label, key] of Object.entries(state.keys) as [string, string][]) {
         const [row] = await sql<{ kind: string; gated: boolean; revoked: boolean }[]>`
