@@ -1,8 +1,13 @@
 // The did:plc directory (NETWORK_PLC_URL): a joined member's genesis operation (their signing key, their
 // handle, the site as their server), later handle changes and new signing keys, built and signed with
-// @did-plc/lib and posted to the directory over plain HTTP.
-import { createOp, createUpdateOp, type DocumentData, formatDidDoc, updateHandleOp } from "@did-plc/lib";
+// @did-plc/lib and posted to the directory over plain HTTP. The library is loaded on first use: it is one
+// 2 MB bundle (about 6 MB of heap once loaded) that a host whose members never join the wider network
+// would otherwise hold for nothing.
+import type { DocumentData } from "@did-plc/lib";
 import type { Keypair } from "@atproto/crypto";
+
+let library: Promise<typeof import("@did-plc/lib")> | undefined;
+const plc = () => library ??= import("@did-plc/lib");
 
 export class DirectoryError extends Error {}
 
@@ -14,6 +19,7 @@ export async function registerDid(
   keypair: Keypair,
   options: { handle: string; pds: string },
 ): Promise<string> {
+  const { createOp } = await plc();
   const { op, did } = await createOp({
     signingKey: keypair.did(),
     rotationKeys: [keypair.did()],
@@ -27,6 +33,7 @@ export async function registerDid(
 
 /** Writes a new handle into the member's DID document. */
 export async function updateHandle(plcUrl: string, did: string, keypair: Keypair, handle: string): Promise<void> {
+  const { updateHandleOp } = await plc();
   const op = await updateHandleOp(await lastOp(plcUrl, did), keypair, handle);
   await post(plcUrl, did, op);
 }
@@ -37,6 +44,7 @@ export async function updateHandle(plcUrl: string, did: string, keypair: Keypair
  * key, the only rotation key the directory accepts for them.
  */
 export async function updateSigningKey(plcUrl: string, did: string, current: Keypair, next: Keypair): Promise<void> {
+  const { createUpdateOp } = await plc();
   const op = await createUpdateOp(await lastOp(plcUrl, did), current, (normalized) => ({
     ...normalized,
     rotationKeys: [next.did()],
@@ -53,7 +61,8 @@ export async function directorySigningKey(plcUrl: string, did: string): Promise<
 }
 
 /** A member's DID document as the directory serves it, from what the site knows of them. */
-export function plcDidDocument(member: { did: string; handle: string; didKey: string; pds: string }) {
+export async function plcDidDocument(member: { did: string; handle: string; didKey: string; pds: string }) {
+  const { formatDidDoc } = await plc();
   return formatDidDoc({
     did: member.did,
     rotationKeys: [member.didKey],

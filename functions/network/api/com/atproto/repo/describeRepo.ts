@@ -29,7 +29,7 @@ export default method("com.atproto.repo.describeRepo", { auth: "optional", apps:
   // the signing key is the server's to read, once the reader's transaction has ended
   const joined = described.did.startsWith("did:plc:") ? await accountByDid(call.ctx.sql, described.did) : undefined;
   if (joined) {
-    described.didDoc = plcDidDocument({ did: joined.did, handle: joined.handle, didKey: joined.signing_did_key, pds: call.site.origin });
+    described.didDoc = await plcDidDocument({ did: joined.did, handle: joined.handle, didKey: joined.signing_did_key, pds: call.site.origin });
   }
   return described;
 });
