@@ -75,6 +75,12 @@ export function freePort(hostname = "127.0.0.1"): number {
  * connection's messages together until its exchange ends (Sync, simple Query or Terminate); an open
  * transaction already keeps the backend to its connection. It replaces the queue's processing loop,
  * so the pinned package version matters: re-check it when upgrading @electric-sql/pglite-socket.
+ *
+ * The one backend also holds every connection's named prepared statements, and a server would drop a
+ * connection's own when it closes; PGlite never learns that a socket closed, so this does it: the names
+ * each connection's Parse made (less those it Closed) are deallocated once the backend is free after
+ * the connection is gone. Without it every reconnection of a pool (the driver closes idle connections
+ * and recycles old ones) left a copy of each statement it had run in PGlite's memory for good.
  */
 function keepExchangesTogether(server: PGLiteSocketServer, notices: NotificationRelay): void {
   // deno-lint-ignore no-explicit-any
@@ -84,11 +90,36 @@ function keepExchangesTogether(server: PGLiteSocketServer, notices: Notification
   }
   const EXCHANGE_ENDS = new Set([0x53 /* Sync */, 0x51 /* Query */, 0x58 /* Terminate */]);
   let pinned: number | null = null;
+  const prepared = new Map<number, Set<string>>(); // named statements per live connection
+  const orphaned: string[] = []; // those of closed connections, deallocated once the backend is free
+  const decoder = new TextDecoder();
+  const track = (handlerId: number, message: Uint8Array) => {
+    const type = message[0];
+    if (type !== 0x50 /* Parse */ && !(type === 0x43 /* Close */ && message[5] === 0x53 /* statement */)) return;
+    const start = type === 0x50 ? 5 : 6;
+    const end = message.indexOf(0, start);
+    const name = decoder.decode(message.subarray(start, end < 0 ? message.length : end));
+    if (!name) return; // the unnamed statement goes with the next Parse
+    const names = prepared.get(handlerId) ?? new Set<string>();
+    prepared.set(handlerId, names);
+    if (type === 0x50) names.add(name);
+    else names.delete(name);
+  };
+  // deno-lint-ignore no-explicit-any
+  const release = async (db: any) => {
+    // deno-lint-ignore no-explicit-any
+    if (!(server as any).active) orphaned.length = 0; // stopping: the database is closing with them
+    if (!orphaned.length || pinned !== null || db.isInTransaction()) return;
+    for (const name of orphaned.splice(0)) {
+      await db.exec(`deallocate "${name.replaceAll('"', '""')}"`).catch(() => {}); // never made: nothing to drop
+    }
+  };
   // deno-lint-ignore no-explicit-any
   queue.processQueue = async function (this: any) {
-    if (this.processing || this.queue.length === 0) return;
+    if (this.processing || (this.queue.length === 0 && orphaned.length === 0)) return;
     this.processing = true;
     try {
+      if (orphaned.length) await release(this.db);
       while (this.queue.length > 0) {
         const owner = pinned ?? (this.db.isInTransaction() ? this.lastHandlerId : null);
         // deno-lint-ignore no-explicit-any
@@ -102,6 +133,7 @@ function keepExchangesTogether(server: PGLiteSocketServer, notices: Notification
           item = this.queue.shift();
         }
         const type = item.message[0];
+        track(item.handlerId, item.message);
         const exchange = notices.exchange(item.handlerId, item.message);
         try {
           await this.db.runExclusive(() =>
@@ -122,6 +154,7 @@ function keepExchangesTogether(server: PGLiteSocketServer, notices: Notification
         // a startup message (type byte 0) or the end of an exchange frees the backend for others
         pinned = type === 0 || EXCHANGE_ENDS.has(type) ? null : item.handlerId;
         item.resolve(0);
+        if (orphaned.length) await release(this.db);
       }
     } finally {
       this.processing = false;
@@ -130,6 +163,8 @@ function keepExchangesTogether(server: PGLiteSocketServer, notices: Notification
   const clear = queue.clearQueueForHandler.bind(queue);
   queue.clearQueueForHandler = (id: number) => {
     if (pinned === id) pinned = null;
+    orphaned.push(...(prepared.get(id) ?? []));
+    prepared.delete(id);
     notices.forget(id);
     clear(id);
     queueMicrotask(() => queue.processQueue());
