@@ -18,6 +18,7 @@ interface Result {
     heap_live_before_mb?: number;
     heap_peak_mb?: number;
     heap_live_after_mb?: number;
+    heap_live_peak_mb?: number;
   }[];
   ratio?: number;
   goal_ratio?: number;
@@ -95,12 +96,15 @@ if (scale.length) {
     const steps = w.steps!;
     out.push(
       "",
-      steps.every((s) => s.heap_peak_mb !== undefined)
-        ? `${w.database}: a whole initial sync, the host's JS heap live before → at its peak → live after: ${
-          steps.map((s) =>
-            `${s.heap_live_before_mb} → ${s.heap_peak_mb} → ${s.heap_live_after_mb} MB at ${s.size.toLocaleString("en-US")} entries`
-          ).join(", ")
-        }.`
+      steps.every((s) => s.heap_live_peak_mb !== undefined)
+        ? `${w.database}: a whole initial sync, the host's live JS heap (after a full collection) before the walk → at most along it ` +
+          `(every 100 pages) → after it, and in use with garbage at its peak: ${
+            steps.map((s) =>
+              `${s.heap_live_before_mb} → ${s.heap_live_peak_mb} → ${s.heap_live_after_mb} MB (peak ${s.heap_peak_mb} MB) at ${
+                s.size.toLocaleString("en-US")
+              } entries`
+            ).join(", ")
+          }.`
         : `${w.database}: a whole initial sync grew the host process by ${
           steps.map((s) => `${s.rss_growth_mb} MB at ${s.size.toLocaleString("en-US")} entries`).join(", ")
         }.`,
