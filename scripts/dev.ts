@@ -25,9 +25,6 @@ import { CRAWL_AT_UTC, crawlDaily, projectorLoop } from "../functions/network/fe
 import { dataDir, type DevState, devStateFile, readDevState, runCli } from "./cli.ts";
 import { idleReclaimer } from "./dev-memory.ts";
 
-/** Connections to the embedded database (a server's pool keeps connect()'s default). */
-const EMBEDDED_POOL = 4;
-
 async function keyStillValid(
   sql: Sql,
   key: string | undefined,
@@ -50,9 +47,7 @@ await runCli(async () => {
     port: Number(Deno.env.get("PGPORT") ?? 54322),
   });
   const databaseUrl = config.databaseUrl ?? embedded!.url;
-  // PGlite has one backend, which every connection's prepared statements join: each connection of the
-  // pool prepares its own copy of every statement it runs, so a smaller pool holds fewer copies
-  const sql = connect(databaseUrl, embedded ? { max: EMBEDDED_POOL } : {});
+  const sql = connect(databaseUrl);
   const applied = await migrate(sql, { onApply: (m) => console.log(`migrating: ${m.version}_${m.name}`) });
   if (applied.length) console.log(`applied ${applied.length} migration(s)`);
 

@@ -18,8 +18,7 @@ export interface EmbeddedPostgres {
  * The shared buffers of an on-disk database. PGlite's default (128 MB, the server's) is most of the
  * dev host's resident size, for a site whose whole database is smaller than that; its pages are read
  * from the data directory (the system's page cache) when they are not held, and PGlite's WASM memory
- * never shrinks once its buffers have been touched. 16 MB (was 32): with task dev's smaller pool, the
- * dev host holds 27 MB less WASM memory after the devhost bench's load, its throughput within the noise.
+ * never shrinks once its buffers have been touched. 16 MB (was 32): 16 MB less of it held for good.
  * An in-memory database (tests, the bench) keeps the default: its files are memory already.
  */
 const ON_DISK_SHARED_BUFFERS = "16MB";
