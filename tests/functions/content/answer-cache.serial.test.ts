@@ -161,7 +161,9 @@ test("a kept answer is what is served while its version stands, and every hit st
     const hour = (r: { headers: Headers }) => Number(r.headers.get("x-contentful-ratelimit-hour-remaining"));
     assert.equal(hour(first) - hour(second), 1);
     assert.equal(await titleByGraphql(graphqlA, key, entry.id), title, "GraphQL's kept answer");
-    assert.equal(Number(second.headers.get("x-contentful-ratelimit-second-remaining")) <= 76, true);
+    // and the second's window counted this read (78 a second): at most 77 left whatever second it fell in,
+    // since the reads before it may have been in the second before
+    assert.equal(Number(second.headers.get("x-contentful-ratelimit-second-remaining")) <= 77, true);
     // once the version moves, the next read builds the answer again
     await sql`select public.bump_answer_versions(array['content:published'])`;
     assert.equal((await read(url, key)).body.fields.title, marked);
