@@ -24,11 +24,16 @@ export function toHex(bytes: Uint8Array | ArrayBuffer): string {
 }
 
 /**
- * SHA-256 in hex. node:crypto hashes on the calling thread: WebCrypto's digest hops to a worker thread and
- * back, which cost a keyed request (its key is hashed to be looked up) more than the hash itself.
+ * SHA-256 in hex, on the calling thread (node:crypto): WebCrypto's digest hops to a worker thread and back,
+ * which cost a keyed request (its key is hashed to be looked up) more than the hash itself.
  */
+export function sha256HexSync(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** sha256HexSync for callers written against the asynchronous digest. */
 export function sha256Hex(data: string | Uint8Array): Promise<string> {
-  return Promise.resolve(createHash("sha256").update(data).digest("hex"));
+  return Promise.resolve(sha256HexSync(data));
 }
 
 export function base64url(bytes: Uint8Array): string {

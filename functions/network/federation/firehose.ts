@@ -21,7 +21,7 @@
 // notification does not come within FALLBACK_MS reads it too.
 import type { FunctionContext } from "../../../shared/context.ts";
 import { dropSubscriber, eventsAfter, lastSeq, replayStart, saveSubscriber, type SeqEvent } from "../store/repo.ts";
-import { createHash } from "node:crypto";
+import { sha256HexSync } from "../../../shared/ids.ts";
 import { errorFrame, infoFrame, messageFrame } from "./events.ts";
 
 const PAGE = 500;
@@ -36,7 +36,7 @@ type EventKind = Parameters<typeof messageFrame>[0];
 
 /** What a writer's event is known by in the stream's notification: `<kind> <sha-256 of the body, hex>`. */
 export function eventKey(kind: EventKind, body: Uint8Array): string {
-  return `${kind} ${createHash("sha256").update(body).digest("hex")}`;
+  return `${kind} ${sha256HexSync(body)}`;
 }
 
 /** A `network_seq` notification's payload: `<seq> <kind> <body sha-256>` (the number alone from older triggers). */
