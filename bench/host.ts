@@ -6,8 +6,7 @@ import { readConfig } from "../shared/config.ts";
 import { createContext, type FunctionContext } from "../shared/context.ts";
 import { connect } from "../shared/db.ts";
 import { freePort } from "../shared/embedded.ts";
-import { callerEnv } from "../shared/http.ts";
-import { createHostHandler } from "../web/host.ts";
+import { serveHost } from "../web/host.ts";
 
 /** How far the bench raises every rate limit: 78 a second per content key becomes 78 000. */
 export const BENCH_RATE_LIMIT_SCALE = Deno.env.get("BENCH_RATE_LIMIT_SCALE") ?? "1000";
@@ -35,26 +34,24 @@ export async function startBenchHost(databaseUrl: string): Promise<BenchHost> {
   const sql = connect(databaseUrl);
   const ctx = createContext(config, { sql });
   const controller = new AbortController();
-  const handler = createHostHandler(ctx);
   // requests still being answered: a load generator stops by dropping its sockets, and the handlers of
   // the requests it dropped must finish before the pool closes under them
   let answering = 0;
   let waiting: (() => void)[] = [];
   const idle = () => answering === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve));
-  const server = Deno.serve(
-    { port, hostname: "127.0.0.1", signal: controller.signal, onListen: () => {} },
-    async (request, info) => {
-      answering++;
-      try {
-        return await handler(request, callerEnv(request, info, config));
-      } finally {
-        if (--answering === 0) {
-          for (const resolve of waiting) resolve();
-          waiting = [];
-        }
-      }
+  const server = serveHost(ctx, {
+    port,
+    signal: controller.signal,
+    onListen: () => {},
+    activity: {
+      enter: () => void answering++,
+      leave: () => {
+        if (--answering > 0) return;
+        for (const resolve of waiting) resolve();
+        waiting = [];
+      },
     },
-  );
+  });
   const [site] = await sql<{ slug: string; config: { api?: { space?: string } } }[]>`
     select slug, config from public.site_settings`;
   return {
