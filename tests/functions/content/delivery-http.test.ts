@@ -417,11 +417,7 @@ test("last_used_at is set by a key's first request and touched at most once a mi
     first.getTime(),
     "a second request within the minute leaves it",
   );
-  // a minute later it moves on
-  await host.ctx
-    .sql`update public.api_keys set last_used_at = last_used_at - interval '2 minutes' where id = ${id}`;
-  assert.equal((await get(`${env}/locales`, key)).status, 200);
-  assert.ok((await lastUsed())!.getTime() > first.getTime() - 60_000);
+  // a minute later it moves on: tests/shared/gate.test.ts, with a clock
 });
 
 test("the hourly limit (36 000) answers 429 with the hour's reset once it is spent", async () => {

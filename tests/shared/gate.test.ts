@@ -1,0 +1,93 @@
+// The admission statement (shared/gate.ts) on its own: the key's last_used_at touched at most once a
+// minute with no update sent in between, and its commit not waited for without that leaking into the
+// pooled connection's next transaction.
+import assert from "node:assert/strict";
+import { test } from "../helpers/test.ts";
+import postgres from "postgres";
+import { connect, type Sql } from "../../shared/db.ts";
+import { testDatabaseUrl, testSql } from "../helpers/db.ts";
+import { admit } from "../../shared/gate.ts";
+import { createKey, revokeKey } from "../../shared/keys.ts";
+
+const windows = [{ seconds: 3600, limit: 1000 }, { seconds: 1, limit: 1000 }];
+
+async function lastUsed(id: string): Promise<number | null> {
+  const [row] = await testSql()<{ at: Date | null }[]>`select last_used_at as at from public.api_keys where id = ${id}`;
+  return row.at?.getTime() ?? null;
+}
+
+test("a key's last_used_at is touched by its first use and again only once a minute has passed", async () => {
+  const sql = testSql();
+  const { key, id } = await createKey(sql, { name: "gate touch", kind: "delivery" });
+  const t0 = new Date("2031-03-01T10:00:00Z");
+  const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+  const enter = (seconds: number) =>
+    admit(sql, { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows, now: at(seconds) });
+
+  assert.equal((await enter(0)).key?.id, id);
+  assert.equal(await lastUsed(id), t0.getTime());
+  await enter(30);
+  assert.equal(await lastUsed(id), t0.getTime(), "within the minute it stays");
+  await enter(61);
+  assert.equal(await lastUsed(id), at(61).getTime(), "a minute on it moves");
+});
+
+test("a touch by another instance within the minute is respected, and no update is sent meanwhile", async () => {
+  const sql = testSql();
+  const { key, id } = await createKey(sql, { name: "gate other instance", kind: "delivery" });
+  const t0 = new Date("2031-03-02T10:00:00Z");
+  const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+  const enter = (seconds: number) =>
+    admit(sql, { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows, now: at(seconds) });
+
+  await enter(0);
+  // another instance touched it at 50 s (this process never saw that)
+  await sql`update public.api_keys set last_used_at = ${at(50)} where id = ${id}`;
+  await enter(70); // this process's minute has passed: the statement asks, the row says not yet
+  assert.equal(await lastUsed(id), at(50).getTime());
+  await enter(100);
+  assert.equal(await lastUsed(id), at(50).getTime(), "it learnt the other touch from the row");
+  await enter(111);
+  assert.equal(await lastUsed(id), at(111).getTime());
+});
+
+test("admissions within the minute send no update of api_keys at all", async () => {
+  const sent: string[] = [];
+  // the driver's debug hook sees each statement's text as sent
+  const sql = postgres(testDatabaseUrl(), { max: 1, debug: (_connection, query) => sent.push(query) });
+  try {
+    const { key } = await createKey(sql as unknown as Sql, { name: "gate quiet", kind: "delivery" });
+    const now = new Date("2031-03-03T10:00:00Z");
+    const enter = () =>
+      admit(sql as unknown as Sql, { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows, now });
+    const updates = () => sent.filter((text) => /update public\.api_keys/.test(text)).length;
+    await enter();
+    assert.equal(updates(), 1, "the first admission asks for the touch");
+    for (let i = 0; i < 5; i++) await enter();
+    assert.equal(updates(), 1);
+  } finally {
+    await sql.end();
+  }
+});
+
+test("a revoked key is refused at once, whatever the process remembers of its touch", async () => {
+  const sql = testSql();
+  const { key, id } = await createKey(sql, { name: "gate revoked", kind: "delivery" });
+  const now = new Date();
+  const enter = () => admit(sql, { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows, now });
+  assert.equal((await enter()).key?.revoked, false);
+  await revokeKey(sql, id);
+  assert.equal((await enter()).key?.revoked, true);
+});
+
+test("the admission's commit is not waited for, and the setting ends with its transaction", async () => {
+  const sql = connect(testDatabaseUrl(), { max: 1 });
+  try {
+    const { key } = await createKey(sql, { name: "gate commit", kind: "delivery" });
+    await admit(sql, { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows, now: new Date() });
+    const [{ synchronous_commit }] = await sql<{ synchronous_commit: string }[]>`show synchronous_commit`;
+    assert.equal(synchronous_commit, "on", "the one pooled connection's next statement commits as configured");
+  } finally {
+    await sql.end();
+  }
+});
