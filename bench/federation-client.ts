@@ -12,6 +12,11 @@ export interface FederationPlan {
   baseUrl: string;
   writers: { did: string; didKey: string; handle: string; password: string }[];
   commits: number;
+  /**
+   * Commits sent and verified before the timed run, with every subscriber live: the reference PDS's
+   * createRecord rate is taken after its seeding and its one-writer run, so both sides are timed warm
+   */
+  warmupCommits: number;
   subscribers: number;
   patienceMs: number;
   /** after the run at full speed, this many commits sent at `pacedRate` a second, for latency alone */
@@ -43,8 +48,15 @@ async function run(plan: FederationPlan): Promise<FederationOutcome> {
   let verified = 0;
   let verifying = Promise.resolve();
   let rejected: unknown;
+  // the consumer resolves `done` once it has verified `target` of the bench's commits
+  let target = 0;
   let allVerified!: () => void;
-  const done = new Promise<void>((resolve) => (allVerified = resolve));
+  let done!: Promise<void>;
+  const expect = (commits: number) => {
+    verified = 0;
+    target = commits;
+    done = new Promise<void>((resolve) => (allVerified = resolve));
+  };
   const url = `${plan.baseUrl.replace("http", "ws")}/xrpc/com.atproto.sync.subscribeRepos`;
   const open = (onFrame: (frame: ReturnType<typeof readFrame>) => void) =>
     new Promise<void>((resolve, reject) => {
@@ -64,7 +76,7 @@ async function run(plan: FederationPlan): Promise<FederationOutcome> {
         const didKey = keyOf.get(frame.body.repo as string);
         if (!didKey) return; // another member's commit: not one of the bench's
         await verifyCommitEvent(frame.body, didKey);
-        if (started.has(pathOf(frame)) && ++verified === plan.commits) allVerified();
+        if (started.has(pathOf(frame)) && ++verified === target) allVerified();
       }).catch((error) => {
         rejected = error;
         allVerified();
@@ -80,6 +92,7 @@ async function run(plan: FederationPlan): Promise<FederationOutcome> {
     await new Promise((r) => setTimeout(r, 300)); // every subscriber is live
 
     let next = 0;
+    let sent = 0;
     const post = ({ did, agent }: (typeof agents)[number]) => {
       const rkey = `3${crypto.randomUUID().replace(/[^a-z2-7]/g, "").padEnd(12, "a").slice(0, 12)}`;
       started.set(`app.bsky.feed.post/${rkey}`, performance.now());
@@ -87,20 +100,32 @@ async function run(plan: FederationPlan): Promise<FederationOutcome> {
         repo: did,
         collection: "app.bsky.feed.post",
         rkey,
-        record: { $type: "app.bsky.feed.post", text: `bench ${++next}`, createdAt: new Date().toISOString() },
+        record: { $type: "app.bsky.feed.post", text: `bench ${++sent}`, createdAt: new Date().toISOString() },
       });
     };
+    /** `commits` sent by every writer at once, as fast as each is answered; resolves once all are verified */
+    const burst = async (commits: number) => {
+      expect(commits);
+      next = 0;
+      await Promise.all(agents.map(async (writer) => {
+        while (next < commits) {
+          next++;
+          await post(writer);
+        }
+      }));
+      const writtenAt = performance.now();
+      let patience: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        done,
+        new Promise((_, reject) => (patience = setTimeout(() => reject(new Error("the consumer fell behind")), plan.patienceMs))),
+      ]).finally(() => clearTimeout(patience)); // a pending timer would hold the worker open for its whole span
+      if (rejected) throw rejected;
+      return writtenAt;
+    };
+    if (plan.warmupCommits > 0) await burst(plan.warmupCommits);
+    delivered = [];
     const t0 = performance.now();
-    await Promise.all(agents.map(async (writer) => {
-      while (next < plan.commits) await post(writer);
-    }));
-    const writtenMs = performance.now() - t0;
-    let patience: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      done,
-      new Promise((_, reject) => (patience = setTimeout(() => reject(new Error("the consumer fell behind")), plan.patienceMs))),
-    ]).finally(() => clearTimeout(patience)); // a pending timer would hold the worker open for its whole span
-    if (rejected) throw rejected;
+    const writtenMs = (await burst(plan.commits)) - t0;
     const totalMs = performance.now() - t0;
     const saturated = delivered;
 

@@ -18,13 +18,15 @@ import { percentile } from "./stats.ts";
 
 const SUBSCRIBERS = benchSize("BENCH_FEDERATION_SUBSCRIBERS", 50, 5);
 const COMMITS = benchSize("BENCH_FEDERATION_COMMITS", 200, 16);
+// untimed, before the timed run (as the reference is timed after its seeding and its one-writer run)
+const WARMUP_COMMITS = benchSize("BENCH_FEDERATION_WARMUP_COMMITS", 100, 0);
 const CONCURRENCY = 8;
 const PACED_COMMITS = benchSize("BENCH_FEDERATION_PACED_COMMITS", 150, 10);
 const PACED_RATE = Number(Deno.env.get("BENCH_FEDERATION_PACED_RATE") ?? 50);
 
 /** `referenceCreatePerSecond`: the reference PDS's createRecord rate from this run's network part, if it ran. */
 export async function benchFederation(sql: Sql, referenceCreatePerSecond?: number): Promise<Record<string, unknown>> {
-  console.log(`bench: federation, ${COMMITS} commits (concurrency ${CONCURRENCY}) to a verifying consumer and ${SUBSCRIBERS} subscribers`);
+  console.log(`bench: federation, ${WARMUP_COMMITS} untimed then ${COMMITS} timed commits (concurrency ${CONCURRENCY}) to a verifying consumer and ${SUBSCRIBERS} subscribers`);
   const plcPort = freePort();
   const plc = PlcServer.create({ db: Database.mock(), port: plcPort });
   await plc.start();
@@ -63,6 +65,7 @@ export async function benchFederation(sql: Sql, referenceCreatePerSecond?: numbe
       baseUrl,
       writers,
       commits: COMMITS,
+      warmupCommits: WARMUP_COMMITS,
       subscribers: SUBSCRIBERS,
       patienceMs: 120_000,
       pacedCommits: PACED_COMMITS,
@@ -74,6 +77,7 @@ export async function benchFederation(sql: Sql, referenceCreatePerSecond?: numbe
     const result = {
       name: "federation: commits through projection and the firehose to a verifying consumer",
       commits: COMMITS,
+      warmup_commits: WARMUP_COMMITS,
       concurrency: CONCURRENCY,
       writers: `${CONCURRENCY} joined members, one writer each`,
       subscribers: SUBSCRIBERS,
