@@ -19,8 +19,13 @@ export function randomHex(bytes: number): string {
   return toHex(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
+/** Each byte's two hex digits: toHex runs for every request (its id) and every key hash. */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 export function toHex(bytes: Uint8Array | ArrayBuffer): string {
-  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+  let out = "";
+  for (const byte of new Uint8Array(bytes)) out += HEX_PAIRS[byte];
+  return out;
 }
 
 /**

@@ -55,6 +55,21 @@ export function jsonPathText(path: (string | number)[]): string {
   );
 }
 
+/**
+ * What of a request's URL holds text Postgres cannot hold: a path segment (`path`), and the first query
+ * parameter (by name) whose name or value does (`parameter`); undefined when nothing does. A URL as a
+ * server hands it over is serialized (WHATWG): control characters are percent-encoded and a lone
+ * surrogate has become U+FFFD, percent-encoded too, so a URL without `%` holds neither and is not parsed
+ * again (most requests: this runs on every one).
+ */
+export function unstorableUrlText(url: string): { path: boolean; parameter: string | undefined } | undefined {
+  if (!url.includes("%")) return undefined;
+  const parsed = new URL(url);
+  const path = unstorablePathSegment(parsed);
+  const parameter = unstorableParameter(parsed);
+  return path || parameter !== undefined ? { path, parameter } : undefined;
+}
+
 /** The first query parameter (name or value) holding text Postgres cannot hold, or undefined. */
 export function unstorableParameter(url: URL): string | undefined {
   for (const [name, value] of url.searchParams) {

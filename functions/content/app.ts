@@ -22,7 +22,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { answerCache } from "../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../shared/context.ts";
 import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
-import { unstorableParameter, unstorablePathSegment } from "../../shared/input-text.ts";
+import { unstorableUrlText } from "../../shared/input-text.ts";
 import { contentAccess, type ContentEnv } from "./access.ts";
 import { badQuery, ContentError, contentErrorHandler, notFound } from "./envelope.ts";
 import { deliveryRoutes, spaceOf } from "./routes/delivery.ts";
@@ -162,9 +162,9 @@ export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
  * nothing that can exist: NotFound for the path, BadQuery for the query.
  */
 const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
-  const url = new URL(c.req.url);
-  if (unstorablePathSegment(url)) throw notFound();
-  if (unstorableParameter(url) !== undefined) {
+  const unstorable = unstorableUrlText(c.req.url);
+  if (unstorable?.path) throw notFound();
+  if (unstorable) {
     throw badQuery(
       "A query parameter holds the NUL character or a lone surrogate, which no value can contain.",
     );

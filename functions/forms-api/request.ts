@@ -7,8 +7,7 @@ import { BodyNotUtf8, readJsonBody, RequestTooLarge } from "../../shared/http.ts
 import {
   type JsonProblem,
   jsonProblem,
-  unstorableParameter,
-  unstorablePathSegment,
+  unstorableUrlText,
 } from "../../shared/input-text.ts";
 import type { FormsEnv } from "./access.ts";
 import { invalid, notFound } from "./envelope.ts";
@@ -16,12 +15,12 @@ import { invalid, notFound } from "./envelope.ts";
 /** Unstorable text in an argument is VALIDATION_ERROR naming it; in the path: NOT_FOUND. */
 export function refuseUnstorable(): MiddlewareHandler<FormsEnv> {
   return async (c, next) => {
-    const url = new URL(c.req.url);
-    const argument = unstorableParameter(url);
+    const unstorable = unstorableUrlText(c.req.url);
+    const argument = unstorable?.parameter;
     if (argument !== undefined) {
       throw invalid(`${argument} may not contain the NUL character (%00) or a lone surrogate`, argument);
     }
-    if (unstorablePathSegment(url)) throw notFound();
+    if (unstorable?.path) throw notFound();
     await next();
   };
 }

@@ -7,8 +7,7 @@ import { readJsonObject } from "../../../shared/http.ts";
 import {
   jsonPathText,
   jsonProblem,
-  unstorableParameter,
-  unstorablePathSegment,
+  unstorableUrlText,
 } from "../../../shared/input-text.ts";
 import { type Caller, isPrivileged, type SchedulingEnv } from "../access.ts";
 import type { Deps } from "../domain/types.ts";
@@ -95,11 +94,11 @@ export function refuseUnstorableJson(value: unknown): void {
  * a query parameter that cannot be stored is BAD_REQUEST naming it.
  */
 export const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
-  const url = new URL(c.req.url);
-  if (unstorablePathSegment(url)) {
+  const unstorable = unstorableUrlText(c.req.url);
+  if (unstorable?.path) {
     throw notFound("Route");
   }
-  const parameter = unstorableParameter(url);
+  const parameter = unstorable?.parameter;
   if (parameter !== undefined) {
     throw badRequest(`${parameter} may not contain the NUL character (%00) or a lone surrogate`, {
       parameter,

@@ -1,7 +1,7 @@
 // Pieces every support route uses: the body reader and path numbers, answering in the desk's envelope.
 import type { Context, MiddlewareHandler } from "hono";
 import { readJsonObject, readUpTo } from "../../../shared/http.ts";
-import { jsonPathText, jsonProblem, unstorableParameter, unstorablePathSegment } from "../../../shared/input-text.ts";
+import { jsonPathText, jsonProblem, unstorableUrlText } from "../../../shared/input-text.ts";
 import { badRequest, notFound, SupportError } from "../envelope.ts";
 import { type MessageInput, readMessageForm } from "../attachments.ts";
 
@@ -31,10 +31,11 @@ export function idParam(c: Context, name: string, what: string): number {
 
 /** A path or query holding text Postgres cannot hold names nothing: refused before any route runs. */
 export const refuseUnstorableText: MiddlewareHandler = async (c, next) => {
-  const url = new URL(c.req.url);
-  if (unstorablePathSegment(url)) throw notFound("Route");
-  const parameter = unstorableParameter(url);
-  if (parameter !== undefined) throw badRequest(`The query parameter ${JSON.stringify(parameter)} is not acceptable.`);
+  const unstorable = unstorableUrlText(c.req.url);
+  if (unstorable?.path) throw notFound("Route");
+  if (unstorable?.parameter !== undefined) {
+    throw badRequest(`The query parameter ${JSON.stringify(unstorable.parameter)} is not acceptable.`);
+  }
   await next();
 };
 
