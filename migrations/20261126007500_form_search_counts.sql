@@ -124,3 +124,14 @@ create trigger form_search_counts_update after update of form, search_text, subm
   for each row when (old.form is distinct from new.form or old.search_text is distinct from new.search_text
                      or (old.submitted_at is null) <> (new.submitted_at is null))
   execute function public.form_search_counts_after_update();
+
+-- Emptied at once, the responses leave no search to keep.
+create or replace function public.form_search_counts_after_truncate() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  delete from public.form_search_counts;
+  return null;
+end
+$$;
+create trigger form_search_counts_truncate after truncate on public.form_responses
+  for each statement execute function public.form_search_counts_after_truncate();

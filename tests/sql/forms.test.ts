@@ -316,7 +316,7 @@ test("a search's kept counts follow every insert, saved answer, submission, move
   });
 });
 
-test("a form keeps its 32 latest searches, and a transaction of one snapshot counts without keeping", async () => {
+test("a form keeps its 32 latest searches, emptied responses keep none, and a transaction of one snapshot counts without keeping", async () => {
   await rolledBack(async (tx) => {
     const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
     await insertWords(tx, form, "harbor tea");
@@ -327,6 +327,9 @@ test("a form keeps its 32 latest searches, and a transaction of one snapshot cou
     const queries = await tx<{ query: string }[]>`select query from public.form_search_counts where form = ${form}`;
     assert.equal(queries.length, 32);
     assert.ok(!queries.some((q) => q.query === "'word0':*"), "the oldest went");
+    await tx`truncate public.form_responses`;
+    const left = await tx`select 1 from public.form_search_counts`;
+    assert.equal(left.length, 0, "emptied responses keep no search");
   });
   const sql = await database();
   const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
