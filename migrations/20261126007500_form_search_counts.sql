@@ -1,9 +1,9 @@
 -- How many of a form's responses match a search, kept per form and query once a search is asked, so a
 -- search's total_items (Typeform: the number of items in the retrieved collection) costs a row read
--- however many responses match. Counting the matches visits each one's heap row: PostgreSQL's bitmap
--- scans no longer skip all-visible pages (the skip was unsafe and is gone from 15.13 on; 15.20 reads
--- every page), and GIN has no index-only scans, so a search matching 33,000 responses of a form of a
--- million took 200 to 500 ms to count, against 1 ms for its first page. A client paging through a search
+-- however many responses match. Counting the matches visits each one's heap row: GIN has no index-only
+-- scans, and PostgreSQL's bitmap scans no longer skip all-visible pages (the skip was found unsafe in
+-- 2024; on 15.20 a count over an all-visible table reads every page it names), so a search matching
+-- 33,000 responses of a form of a million took 200 to 500 ms to count, against 1 ms for its first page. A client paging through a search
 -- (`before=` the last token, as the vendor's client does) asked for that count again on every page.
 --
 -- A search is kept the first time it is asked (form_search_count below counts it) and then follows every
