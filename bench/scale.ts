@@ -4,7 +4,7 @@
 // and 100k published entries; the forms responses list at 10k, 100k and 1M responses; the bookings list
 // at 1k, 10k and 100k bookings. Each path reports its cost per step and the largest step's cost over the
 // smallest's (goal within 1.5×). The forms, each step a form of its own, are timed side by side once all
-// are grown. Every content step also walks a whole initial sync, page after page, measuring the host's
+// are grown, a request to each step in turn. Every content step also walks a whole initial sync, page after page, measuring the host's
 // JS heap as it goes: a sync that streams holds the same however large the space.
 //
 // BENCH_SCALE_MAX (default 100000) leaves out the steps above it: 1000000 adds the million responses,
@@ -31,7 +31,7 @@ const RESPONSE_STEPS = ladder([10_000, 100_000, 1_000_000]);
 const BOOKING_STEPS = ladder([1_000, 10_000, 100_000]);
 /** The goal: a page at the largest step costs at most this many times what it costs at the smallest. */
 const GOAL_RATIO = 1.5;
-/** Rounds of the ladders timed side by side (forms): each step's figure is the median of its rounds. */
+/** Requests to each step of the ladders timed side by side (forms), in ITERATIONS: three times a sequential median's. */
 const SIDE_BY_SIDE_ROUNDS = 3;
 /** Entries a delta sync carries: changed after the initial sync. */
 const DELTA = 10;
@@ -217,13 +217,36 @@ async function contentLadder(sql: Sql, host: BenchHost, database: string, measur
 }
 
 /**
- * A form per step (10k, 100k, 1M responses, all in the one responses table), timed only once all are
- * grown, in rounds that visit every step in turn: a shared machine's load then weighs on every step alike,
- * where timing each step right after its generation compared minutes apart (a 1M page once measured twice
- * its 10k time that way, and the same as it when the two were timed side by side). A step's figure is the
- * median of its rounds' medians.
+ * Times every run once per pass, one request at a time, for `samples` passes after a warm-up of half as
+ * many (as the sequential median's); each pass starts one run further on, so no run always follows the
+ * same one. Answers each run's samples.
  */
-async function formsLadder(sql: Sql, host: BenchHost, database: string, measure: Measure) {
+async function interleaved(runs: (() => Promise<unknown>)[], samples: number): Promise<number[][]> {
+  const warm = QUICK ? 1 : Math.max(5, Math.ceil(samples / 2));
+  for (let pass = 0; pass < warm; pass++) for (const run of runs) await run();
+  const times = runs.map(() => [] as number[]);
+  for (let pass = 0; pass < samples; pass++) {
+    for (let k = 0; k < runs.length; k++) {
+      const i = (pass + k) % runs.length;
+      const t0 = performance.now();
+      await runs[i]();
+      times[i].push(performance.now() - t0);
+    }
+  }
+  return times;
+}
+
+/**
+ * A form per step (10k, 100k, 1M responses, all in the one responses table), timed only once all are
+ * grown, one request at a time to every step in turn (the page and the search of each form, the order
+ * turning each pass): a shared machine's load then weighs on every step alike. Timing each step right
+ * after its generation compared minutes apart (a 1M page once measured twice its 10k time that way, and
+ * the same as it side by side); timing each step in a block of its own consecutive requests, in rounds,
+ * still let a burst of load land on one step's block (a round measured a 10k page at 2.8 ms and the
+ * 100k page at 10.1 ms, the two rounds before it 4.5 against 4.0 and 5.6 against 5.7). A step's figure
+ * is the median of all its requests.
+ */
+async function formsLadder(sql: Sql, host: BenchHost, database: string) {
   const headers = { authorization: `Bearer ${(await createKey(sql, { name: "bench scale forms", kind: "forms" })).key}` };
   const forms: { size: number; url: string }[] = [];
   for (const step of RESPONSE_STEPS) {
@@ -233,22 +256,20 @@ async function formsLadder(sql: Sql, host: BenchHost, database: string, measure:
     await publishBenchForm(sql, slug, `Scale survey of ${step}`);
     forms.push({ size: await growResponses(sql, slug, step), url: `${host.baseUrl}/api/forms/${slug}/responses?page_size=25` });
   }
-  const rounds = QUICK ? 1 : SIDE_BY_SIDE_ROUNDS;
-  const pages = forms.map(() => [] as number[]), searches = forms.map(() => [] as number[]);
-  for (let round = 1; round <= rounds; round++) {
-    console.log(`bench: scale, forms side by side, round ${round} of ${rounds}`);
-    for (const [i, form] of forms.entries()) {
-      pages[i].push(await measure(`page, ${form.size}`, () => getJson(form.url, headers), ITERATIONS));
-      searches[i].push(await measure(`search, ${form.size}`, () => getJson(`${form.url}&query=harbor`, headers), ITERATIONS));
-    }
-  }
-  const steps = (medians: number[][]) => forms.map((form, i) => ({ size: form.size, ms: median(medians[i]) }));
+  const runs = forms.flatMap((form) => [
+    () => getJson(form.url, headers),
+    () => getJson(`${form.url}&query=harbor`, headers),
+  ]);
+  const samples = (QUICK ? 1 : SIDE_BY_SIDE_ROUNDS) * ITERATIONS;
+  console.log(`bench: scale, forms side by side, ${samples} requests to each step's page and search in turn`);
+  const times = await interleaved(runs, samples);
+  const steps = (path: number) => forms.map((form, i) => ({ size: form.size, ms: median(times[i * 2 + path]) }));
   return [
-    ladderResult(database, { name: "forms responses list (page_size=25)", unit: "responses of the form", steps: steps(pages) }),
+    ladderResult(database, { name: "forms responses list (page_size=25)", unit: "responses of the form", steps: steps(0) }),
     ladderResult(database, {
       name: "forms responses list (query=harbor, page_size=25)",
       unit: "responses of the form",
-      steps: steps(searches),
+      steps: steps(1),
     }),
   ];
 }
@@ -278,7 +299,7 @@ export async function benchScale(sql: Sql, url: string, database: string, measur
   try {
     return [
       ...wantsLadder("content") ? await contentLadder(sql, host, database, measure) : [],
-      ...wantsLadder("forms") ? await formsLadder(sql, host, database, measure) : [],
+      ...wantsLadder("forms") ? await formsLadder(sql, host, database) : [],
       ...wantsLadder("bookings") ? await bookingsLadder(sql, host, database, measure) : [],
     ];
   } finally {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "../helpers/test.ts";
 import type { Tx } from "../../shared/db.ts";
-import { as, makePeople, refused, rolledBack } from "./support.ts";
+import { as, database, makePeople, refused, rolledBack } from "./support.ts";
 
 async function insertResponse(tx: Tx, form: string): Promise<string> {
   const token = `sqltest${crypto.randomUUID().replace(/-/g, "")}`;
@@ -242,4 +242,157 @@ test("a search's and an answered-fields filter's GIN indexes lead with the form,
       [["form_responses_answered", "(form, answered)"], ["form_responses_search", "(form, search)"]],
     );
   });
+});
+
+/** A response of `form` whose words are `words`, submitted or not (as saving progress writes them). */
+async function insertWords(tx: Tx, form: string, words: string, submitted = false): Promise<string> {
+  const token = `sqltest${crypto.randomUUID().replace(/-/g, "")}`;
+  await tx`insert into public.form_responses (token, form, landed_at, at, submitted_at, search_text)
+           values (${token}, ${form}, now(), now(), ${submitted ? new Date() : null}, ${words})`;
+  return token;
+}
+
+const HARBOR = "'harbor':*";
+
+test("a search's kept counts follow every insert, saved answer, submission, move and delete, bulk or one by one, and only the service role reads them", async () => {
+  await rolledBack(async (tx) => {
+    const people = await makePeople(tx);
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    const other = `${form}-other`;
+    const kept = (f: string, query = HARBOR) =>
+      tx<{ submitted: number; open: number }[]>`
+        select submitted::int, open::int from public.form_search_counts where form = ${f} and query = ${query}`
+        .then(([row]) => row && { ...row });
+    const counted = (f: string, query = HARBOR) =>
+      tx<{ submitted: number; open: number }[]>`
+        select count(*) filter (where submitted_at is not null)::int as submitted,
+               count(*) filter (where submitted_at is null)::int as open
+        from public.form_responses where form = ${f} and search @@ to_tsquery('simple', ${query})`
+        .then(([row]) => ({ ...row }));
+    const agree = async (step: string) => {
+      for (const f of [form, other]) {
+        for (const query of [HARBOR, "'harbor':* & 'tea':*"]) {
+          assert.deepEqual(await kept(f, query), await counted(f, query), `${step}: ${f} ${query}`);
+        }
+      }
+    };
+
+    const one = await insertWords(tx, form, "harbor lights");
+    await insertWords(tx, form, "harbors and tea", true);
+    await insertWords(tx, form, "a quiet evening");
+    assert.equal(await kept(form), undefined, "nothing is kept before a search is asked");
+    for (const f of [form, other]) {
+      for (const query of [HARBOR, "'harbor':* & 'tea':*"]) {
+        const [asked] = await tx`select submitted::int, open::int from public.form_search_count(${f}, ${query})`;
+        assert.deepEqual({ ...asked }, await counted(f, query), `the first answer counts: ${f} ${query}`);
+      }
+    }
+    assert.deepEqual(await kept(form), { submitted: 1, open: 1 });
+    await agree("kept when asked");
+
+    await tx`insert into public.form_responses (token, form, landed_at, at, submitted_at, search_text)
+             select ${form} || '-bulk-' || i, ${form}, now(), now(), case when i % 3 = 0 then now() end,
+                    case when i % 2 = 0 then 'harbor tea ' || i else 'lake ' || i end
+             from generate_series(1, 300) as i`;
+    await agree("a bulk insert");
+    await tx`update public.form_responses set search_text = 'a lake now' where token = ${one}`;
+    await agree("progress saved: the words no longer match");
+    await tx`update public.form_responses set search_text = 'harbor tea again' where token = ${one}`;
+    await agree("progress saved: they match again");
+    await tx`update public.form_responses set submitted_at = now() where token = ${one}`;
+    await agree("a submission");
+    await tx`update public.form_responses set form = ${other} where token like ${form + "-bulk-1%"}`;
+    await agree("responses moved to another form");
+    await tx`delete from public.form_responses where token = ${one}`;
+    await agree("one deleted");
+    await tx`delete from public.form_responses where form in (${form}, ${other})`;
+    assert.deepEqual(await kept(form), { submitted: 0, open: 0 });
+
+    for (const who of [people.admin, people.support, people.member, "anon" as const]) {
+      await as(tx, who, (q) => refused(q, (s) => s`select * from public.form_search_counts`));
+      await as(tx, who, (q) => refused(q, (s) => s`update public.form_search_counts set open = 0`));
+      await as(tx, who, (q) => refused(q, (s) => s`select * from public.form_search_count('x', ${HARBOR})`));
+    }
+  });
+});
+
+test("a form keeps its 32 latest searches, emptied responses keep none, and a transaction of one snapshot counts without keeping", async () => {
+  await rolledBack(async (tx) => {
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    await insertWords(tx, form, "harbor tea");
+    for (let i = 0; i < 33; i++) {
+      await tx`update public.form_search_counts set kept_at = kept_at - interval '1 minute' where form = ${form}`;
+      await tx`select * from public.form_search_count(${form}, ${`'word${i}':*`})`;
+    }
+    const queries = await tx<{ query: string }[]>`select query from public.form_search_counts where form = ${form}`;
+    assert.equal(queries.length, 32);
+    assert.ok(!queries.some((q) => q.query === "'word0':*"), "the oldest went");
+    await tx`truncate public.form_responses`;
+    const left = await tx`select 1 from public.form_search_counts`;
+    assert.equal(left.length, 0, "emptied responses keep no search");
+  });
+  const sql = await database();
+  const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    await sql`insert into public.form_responses (token, form, landed_at, at, search_text)
+              values (${form + "-1"}, ${form}, now(), now(), 'harbor')`;
+    await sql.begin("isolation level repeatable read", async (tx) => {
+      const [{ open }] = await tx`select open::int from public.form_search_count(${form}, ${HARBOR})`;
+      assert.equal(open, 1);
+    });
+    const rows = await sql`select 1 from public.form_search_counts where form = ${form}`;
+    assert.equal(rows.length, 0, "not kept");
+  } finally {
+    await sql`delete from public.form_responses where form = ${form}`;
+  }
+});
+
+const shared = await database();
+const [{ version }] = await shared<{ version: string }[]>`select version()`;
+
+Deno.test({
+  name: "a search counted while responses are written misses none: it waits for a writer in flight, and a writer waits for it",
+  // PGlite serves one session at a time: nothing overlaps there
+  ignore: version.includes("PGlite"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const sql = await database();
+    const form = `sql-${crypto.randomUUID().slice(0, 8)}`;
+    const [writer, reader] = [await sql.reserve(), await sql.reserve()];
+    const settled = async <T>(promise: Promise<T>, ms = 300) =>
+      await Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+    try {
+      await sql`insert into public.form_responses (token, form, landed_at, at, search_text)
+                values (${form + "-0"}, ${form}, now(), now(), 'harbor')`;
+      // a writer in flight: the count waits for its commit, then sees its response
+      await writer`begin`;
+      await writer`insert into public.form_responses (token, form, landed_at, at, search_text)
+                   values (${form + "-1"}, ${form}, now(), now(), 'harbor')`;
+      const first = reader`select open::int from public.form_search_count(${form}, ${HARBOR})`;
+      assert.equal(await settled(first), false, "the count waits for the writer");
+      await writer`commit`;
+      assert.equal((await first)[0].open, 2);
+
+      // a count in flight: the writer waits for it, then adds to what it kept
+      await reader`begin`;
+      await reader`select * from public.form_search_count(${form}, ${"'harbor':* & 'lights':*"})`;
+      await writer`begin`;
+      const write = writer`insert into public.form_responses (token, form, landed_at, at, search_text)
+                           values (${form + "-2"}, ${form}, now(), now(), 'harbor lights')`;
+      assert.equal(await settled(write), false, "the writer waits for the count");
+      await reader`commit`;
+      await write;
+      await writer`commit`;
+      const [kept] = await sql`select open::int from public.form_search_counts where form = ${form} and query = ${"'harbor':* & 'lights':*"}`;
+      assert.equal(kept.open, 1);
+      const [harbor] = await sql`select open::int from public.form_search_counts where form = ${form} and query = ${HARBOR}`;
+      assert.equal(harbor.open, 3);
+    } finally {
+      writer.release();
+      reader.release();
+      await sql`delete from public.form_responses where form = ${form}`;
+      await sql`delete from public.form_search_counts where form = ${form}`;
+    }
+  },
 });

@@ -97,6 +97,7 @@ const ACCESS_BY_TABLE: Record<string, Access> = {
   form_responses: { anon: "-", authenticated: "DELETE,SELECT / DELETE,SELECT" },
   form_webhooks: { anon: "-", authenticated: "SELECT / SELECT" },
   form_response_counts: NONE,
+  form_search_counts: NONE,
   person_tiers: { anon: "-", authenticated: "DELETE,INSERT,SELECT,UPDATE / ALL,SELECT" },
   scheduling_bookings: { anon: "-", authenticated: "SELECT / SELECT" },
   scheduling_live_booking_months: NONE,

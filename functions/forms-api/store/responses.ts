@@ -144,13 +144,17 @@ export async function listResponses(
 
 /**
  * How many responses match the filters. With none but `completed`, the form's kept counts answer
- * (migrations/20261126004100_form_response_counts.sql) in time that does not grow with the form; any
- * other filter counts its matches.
+ * (migrations/20261126004100_form_response_counts.sql); with a `query` besides, the search's kept counts
+ * (migrations/20261126007500_form_search_counts.sql: counted the first time a search is asked, then kept
+ * by triggers); either way in time that does not grow with the form. Any other filter counts its matches.
  */
 function countMatches(db: Db, form: string, q: ResponseQuery, where: Fragment): Promise<{ total: number }[]> {
-  const onlyCompleted = !q.since && !q.until && !q.includedTokens && !q.query && !q.matchesNothing &&
-    !q.answeredFields?.length;
-  if (!onlyCompleted) return db<{ total: number }[]>`select count(*)::int as total from public.form_responses r where ${where}`;
+  const kept = !q.since && !q.until && !q.includedTokens && !q.matchesNothing && !q.answeredFields?.length;
+  if (!kept) return db<{ total: number }[]>`select count(*)::int as total from public.form_responses r where ${where}`;
+  if (q.query) {
+    const total = q.completed === undefined ? db`submitted + open` : q.completed ? db`submitted` : db`open`;
+    return db<{ total: number }[]>`select (${total})::int as total from public.form_search_count(${form}, ${q.query})`;
+  }
   const submitted = q.completed === undefined ? db`` : db`and submitted = ${q.completed}`;
   return db<{ total: number }[]>`
     select coalesce(sum(responses), 0)::int as total from public.form_response_counts

@@ -819,3 +819,35 @@ test("the page carries the form's settings: language, robots, description", asyn
   assert.doesNotMatch(page, /name="robots"/);
   assert.match(page, /<meta name="description" content="Tell us &lt;everything&gt; &amp; &quot;more&quot;">/);
 });
+
+test("a search's total_items, kept once asked, follows progress saved, submissions and deletions after it", async () => {
+  const slug = await makeForm(host, "kept", SURVEY);
+  const totals = async () => {
+    const [all, done, open] = await Promise.all(
+      ["", "&completed=true", "&completed=false"].map(async (more) => {
+        const res = await api(`/forms/${slug}/responses?query=harbor&page_size=1${more}`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return res.body.total_items;
+      }),
+    );
+    return { all, done, open };
+  };
+  const first = await respond(host, slug, { name: "Ann", note: "harbor lights" });
+  await respond(host, slug, { name: "Bo", note: "a quiet lake" });
+  assert.deepEqual(await totals(), { all: 1, done: 1, open: 0 });
+  const [kept] = await host.ctx.sql`select count(*)::int as n from public.form_search_counts where form = ${slug}`;
+  assert.equal(kept.n, 1, "the search is kept");
+
+  // a visitor still answering: their saved words join the search, their submission moves them
+  const v = await visit(host, slug);
+  assert.equal((await v.patch({ answers: { name: "Cy", note: "the harbor at dusk" } })).status, 200);
+  assert.deepEqual(await totals(), { all: 2, done: 1, open: 1 });
+  assert.equal((await v.patch({ answers: { note: "the lake at dusk" } })).status, 200);
+  assert.deepEqual(await totals(), { all: 1, done: 1, open: 0 });
+  assert.equal((await v.submit({ note: "harbor again" })).status, 200);
+  assert.deepEqual(await totals(), { all: 2, done: 2, open: 0 });
+
+  const gone = await api(`/forms/${slug}/responses?included_tokens=${first.token}`, { method: "DELETE" });
+  assert.equal(gone.status, 204);
+  assert.deepEqual(await totals(), { all: 1, done: 1, open: 0 });
+});
