@@ -16,13 +16,19 @@ async function lastUsed(id: string): Promise<number | null> {
   return row.at?.getTime() ?? null;
 }
 
+/** Admissions of `key` at a number of seconds after `t0`, and that instant. */
+function clockedAdmissions(key: string, t0: Date) {
+  const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+  const enter = (seconds: number) =>
+    admit(testSql(), { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows, now: at(seconds) });
+  return { at, enter };
+}
+
 test("a key's last_used_at is touched by its first use and again only once a minute has passed", async () => {
   const sql = testSql();
   const { key, id } = await createKey(sql, { name: "gate touch", kind: "delivery" });
   const t0 = new Date("2031-03-01T10:00:00Z");
-  const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
-  const enter = (seconds: number) =>
-    admit(sql, { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows, now: at(seconds) });
+  const { at, enter } = clockedAdmissions(key, t0);
 
   assert.equal((await enter(0)).key?.id, id);
   assert.equal(await lastUsed(id), t0.getTime());
@@ -35,10 +41,7 @@ test("a key's last_used_at is touched by its first use and again only once a min
 test("a touch by another instance within the minute is respected, and no update is sent meanwhile", async () => {
   const sql = testSql();
   const { key, id } = await createKey(sql, { name: "gate other instance", kind: "delivery" });
-  const t0 = new Date("2031-03-02T10:00:00Z");
-  const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
-  const enter = (seconds: number) =>
-    admit(sql, { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows, now: at(seconds) });
+  const { at, enter } = clockedAdmissions(key, new Date("2031-03-02T10:00:00Z"));
 
   await enter(0);
   // another instance touched it at 50 s (this process never saw that)
