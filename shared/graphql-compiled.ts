@@ -3,7 +3,7 @@
 // products answers thousands of fields. The compiled query calls the same resolvers with the same
 // context, so batching (one query per level) is unchanged. Used by the content and storefront APIs.
 import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema } from "graphql";
-import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import { type CompiledQuery, compileQuery, type CompilerOptions, isCompiledQuery } from "graphql-jit";
 
 type Run = (root: unknown, context: unknown, variables: Record<string, unknown>) =>
   | ExecutionResult
@@ -12,8 +12,16 @@ type Run = (root: unknown, context: unknown, variables: Record<string, unknown>)
 /** Per schema and document (both kept by their callers' caches), each operation's compiled run. */
 const compiled = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Run>>>();
 
-/** The compiled run of a validated document's operation, made at its first use. */
-export function compiledRun(schema: GraphQLSchema, document: DocumentNode, operationName?: string): Run {
+/**
+ * The compiled run of a validated document's operation, made at its first use. `options` go to
+ * graphql-jit: a schema is always run with the same ones (the compiled runs are kept per schema).
+ */
+export function compiledRun(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string,
+  options?: Partial<CompilerOptions>,
+): Run {
   let documents = compiled.get(schema);
   if (!documents) compiled.set(schema, documents = new WeakMap());
   let operations = documents.get(document);
@@ -21,7 +29,7 @@ export function compiledRun(schema: GraphQLSchema, document: DocumentNode, opera
   const name = operationName ?? "";
   let run = operations.get(name);
   if (!run) {
-    run = compile(schema, document, operationName) ??
+    run = compile(schema, document, operationName, options) ??
       ((root, context, variables) =>
         execute({
           schema,
@@ -41,9 +49,14 @@ export function compiledRun(schema: GraphQLSchema, document: DocumentNode, opera
  * that means a runtime that refuses generated code (new Function) or a gap in graphql-jit, and
  * graphql-js's execute answers instead, as it did before.
  */
-function compile(schema: GraphQLSchema, document: DocumentNode, operationName?: string): Run | undefined {
+function compile(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string,
+  options?: Partial<CompilerOptions>,
+): Run | undefined {
   try {
-    const made = compileQuery(schema, document, operationName);
+    const made = compileQuery(schema, document, operationName, options);
     if (!isCompiledQuery(made)) return undefined;
     const query = made as CompiledQuery;
     return (root, context, variables) => query.query(root, context, variables);

@@ -19,6 +19,7 @@ import {
   GraphQLSkipDirective,
   isCompositeType,
   isInterfaceType,
+  isLeafType,
   isObjectType,
   isUnionType,
   Kind,
@@ -34,6 +35,8 @@ export interface Analysis {
   preview: boolean;
   /** collection arguments out of range */
   problems: string[];
+  /** a leaf field is given an argument (its own locale, an image transform): it needs its resolver */
+  leafArguments: boolean;
 }
 
 function isCollection(type: GraphQLNamedType): boolean {
@@ -58,7 +61,7 @@ export function analyze(
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  const analysis: Analysis = { cost: 0, preview: false, problems: [] };
+  const analysis: Analysis = { cost: 0, preview: false, problems: [], leafArguments: false };
   const included = (node: Parameters<typeof getDirectiveValues>[1]) =>
     getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
     getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
@@ -87,6 +90,7 @@ export function analyze(
       const args = getArgumentValues(field, selection, variables);
       if (args.preview === true) analysis.preview = true;
       const type = getNamedType(field.type);
+      if (selection.arguments?.length && isLeafType(type)) analysis.leafArguments = true;
       let below = multiplier;
       if (isCollection(type)) {
         const limit = typeof args.limit === "number" ? args.limit : 100;

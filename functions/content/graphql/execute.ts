@@ -23,7 +23,7 @@ import { withheldBodies } from "../domain/entry-query.ts";
 import { analyze, type Analysis, MAXIMUM_COST } from "./cost.ts";
 import { GraphqlFailure } from "./envelope.ts";
 import { Loaders } from "./loaders.ts";
-import type { GraphqlContext } from "./resolvers.ts";
+import { type GraphqlContext, LEAVES_SERIALIZED } from "./resolvers.ts";
 import { schemaFor } from "./schema.ts";
 
 export interface GraphqlRequest {
@@ -100,7 +100,7 @@ export async function runGraphql(
   request: GraphqlRequest,
 ): Promise<ExecutionResult> {
   const { db, site, access } = input;
-  const { schema, plan } = await schemaFor(db, site);
+  const { schema, plan, leafArguments } = await schemaFor(db, site);
   const document = validDocument(schema, request.query);
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {
@@ -146,10 +146,11 @@ export async function runGraphql(
     loaders: new Loaders(db, withheld),
     defaultLocale: defaultLocale(site).code,
     scheme: new URL(input.publicUrl).protocol,
-    shaped: new WeakMap(),
+    nodes: new WeakMap(),
     withheld,
   };
-  return await compiledRun(schema, document, request.operationName)(
+  const runOn = analysis.leafArguments ? leafArguments() : schema;
+  return await compiledRun(runOn, document, request.operationName, LEAVES_SERIALIZED)(
     undefined,
     contextValue,
     request.variables ?? {},

@@ -7,6 +7,9 @@ import type { Condition, Order, WithheldBodies } from "../domain/entry-query.ts"
 import { type AssetRow, assetsByIds, entriesByIds, type EntryRow, type Stage } from "../store/entries.ts";
 import { entriesByIdsWhere, linkingEntries, type LinkingQuery } from "../store/graphql.ts";
 
+/** Rows in the order of the ids asked for: undefined where there is none, an Error where the read failed. */
+export type Rows<V> = (V | undefined | Error)[];
+
 /** An entry matched by a where, and its place in the read's order. */
 export interface Ranked {
   row: EntryRow;
@@ -16,6 +19,8 @@ export interface Ranked {
 export class Loaders {
   // deno-lint-ignore no-explicit-any
   private loaders = new Map<string, DataLoader<string, any>>();
+  /** per loader of entries or assets: the rows this request has read or been given, null where none is */
+  private seen = new Map<string, Map<string, EntryRow | AssetRow | null>>();
 
   /** `withheld`: the caller may not read gated bodies, so filters, orders and links must not see them */
   constructor(private db: Db, private withheld?: WithheldBodies) {}
@@ -32,10 +37,32 @@ export class Loaders {
     return loader;
   }
 
+  private seenIn(key: string): Map<string, EntryRow | AssetRow | null> {
+    let seen = this.seen.get(key);
+    if (!seen) this.seen.set(key, seen = new Map());
+    return seen;
+  }
+
+  /** The rows of `ids` if this request has read every one (undefined where none is), else undefined. */
+  private known<V>(key: string, ids: readonly string[]): (V | undefined)[] | undefined {
+    const seen = this.seen.get(key);
+    if (!seen) return undefined;
+    const rows: (V | undefined)[] = [];
+    for (const id of ids) {
+      const row = seen.get(id);
+      if (row === undefined) return undefined;
+      rows.push(row === null ? undefined : row as V);
+    }
+    return rows;
+  }
+
   /** Entries by id at a stage. */
   entries(stage: Stage): DataLoader<string, EntryRow | undefined> {
-    return this.get(`entries:${stage}`, async (ids) => {
+    const key = `entries:${stage}`;
+    return this.get(key, async (ids) => {
       const rows = new Map((await entriesByIds(this.db, stage, [...ids])).map((r) => [r.id, r]));
+      const seen = this.seenIn(key);
+      for (const id of ids) seen.set(id, rows.get(id) ?? null);
       return ids.map((id) => rows.get(id));
     });
   }
@@ -44,8 +71,41 @@ export class Loaders {
   assets(): DataLoader<string, AssetRow | undefined> {
     return this.get("assets", async (ids) => {
       const rows = new Map((await assetsByIds(this.db, [...ids])).map((r) => [r.id, r]));
+      const seen = this.seenIn("assets");
+      for (const id of ids) seen.set(id, rows.get(id) ?? null);
       return ids.map((id) => rows.get(id));
     });
+  }
+
+  /** Rows read otherwise (a collection's page): a link to one of them needs no read. */
+  primeEntries(stage: Stage, rows: EntryRow[]): void {
+    const loader = this.entries(stage);
+    const seen = this.seenIn(`entries:${stage}`);
+    for (const row of rows) {
+      loader.prime(row.id, row);
+      seen.set(row.id, row);
+    }
+  }
+
+  primeAssets(rows: AssetRow[]): void {
+    const loader = this.assets();
+    const seen = this.seenIn("assets");
+    for (const row of rows) {
+      loader.prime(row.id, row);
+      seen.set(row.id, row);
+    }
+  }
+
+  /**
+   * Entries by id: at once when this request has read them all (no promise, no wait for the level's
+   * batch), else through the loader. A link resolved at once costs the compiled query no promise either.
+   */
+  entriesNow(stage: Stage, ids: readonly string[]): Rows<EntryRow> | Promise<Rows<EntryRow>> {
+    return this.known<EntryRow>(`entries:${stage}`, ids) ?? this.entries(stage).loadMany(ids);
+  }
+
+  assetsNow(ids: readonly string[]): Rows<AssetRow> | Promise<Rows<AssetRow>> {
+    return this.known<AssetRow>("assets", ids) ?? this.assets().loadMany(ids);
   }
 
   /** Entries by id that match a where, ranked in an order: link fields and collections that filter. */

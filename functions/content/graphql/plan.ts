@@ -17,7 +17,7 @@ import { GraphqlFailure } from "./envelope.ts";
 import { checkFieldNames, queryNameOf, typeNameOf, TypeNames, upperFirst } from "./names.ts";
 
 export type FieldPlan =
-  | { kind: "value"; id: string }
+  | { kind: "value"; id: string; scalar: string }
   | { kind: "entry"; id: string; types?: string[]; single?: TypePlan; union?: string }
   | { kind: "asset"; id: string }
   | { kind: "entries"; id: string; name: string; types?: string[]; single?: TypePlan; union?: string }
@@ -392,7 +392,7 @@ export function planSchema(models: ContentModel[]): SchemaPlan {
           id: field.id,
           typeName: `${type.typeName}${upperFirst(field.id)}`,
         });
-      } else type.fields.push({ kind: "value", id: field.id });
+      } else type.fields.push({ kind: "value", id: field.id, scalar: scalarOf(field) });
     }
     checkFieldNames(type.model.id, type.fields.map((f) => ("name" in f ? f.name : f.id)));
   }

@@ -1,10 +1,29 @@
 // Resolvers of the generated schema. Entries and assets are shaped by domain/shape.ts exactly as REST
-// shapes them (locale fallback, gated bodies withheld), then picked apart per field; every link goes
-// through the request's loaders, so each level of the answer costs one read per kind.
+// shapes them (locale fallback, gated bodies withheld), once per request and locale, into nodes whose
+// properties are their GraphQL fields (sys, metadata, the values); every link goes through the request's
+// loaders, so each level of the answer costs one read per kind.
+//
+// The compiled query (shared/graphql-compiled.ts) reads a field without a resolver as a property, where a
+// resolver costs a call, its arguments, a resolve info and its error handling: a page of 100 entries with
+// two levels of links answers some 15,000 leaf fields. So the schema a query runs on has no resolvers on
+// leaf fields; a leaf's only arguments are its own locale and an image transform, and a query that gives
+// a leaf any argument runs on the schema whose leaves resolve them (buildResolvers' `leafArguments`).
+// The nodes hold their String, Int, Float and Boolean values already serialized (or the error serializing
+// one gives), so the query is compiled not to serialize those (LEAVES_SERIALIZED): graphql-jit's
+// serializing read of a leaf allocates its error's locations and path on every read, error or not.
 //
 // Arguments cascade as in Contentful: `preview` and `locale` given on a field apply to everything below it;
 // a link field's own value is read in the parent's locale, the entity it points at in the new one.
-import { GraphQLScalarType, Kind, valueFromASTUntyped } from "graphql";
+import {
+  GraphQLBoolean,
+  GraphQLError,
+  GraphQLFloat,
+  GraphQLInt,
+  GraphQLScalarType,
+  GraphQLString,
+  Kind,
+  valueFromASTUntyped,
+} from "graphql";
 import type { Db } from "../../../shared/db.ts";
 import { richTextTargets } from "../../../shared/richtext.ts";
 import { parseDate } from "../../../shared/site/dates.ts";
@@ -29,23 +48,22 @@ export interface GraphqlContext {
   defaultLocale: string;
   /** "http:" or "https:", for absolute asset addresses */
   scheme: string;
-  /** shaped entries and assets of this request, per row and locale */
-  shaped: WeakMap<object, Map<string, Record<string, unknown>>>;
+  /** the nodes of this request's entries and assets, per row, stage and locale */
+  nodes: WeakMap<object, Map<string, object>>;
   /** set when the caller may not read gated bodies: collections then neither filter nor order on them */
   withheld?: WithheldBodies;
 }
 
-interface EntryNode {
-  row: EntryRow;
-  stage: Stage;
-  locale: string;
-}
+/** What a node was made from: a symbol, so no content field's name can take its place. */
+const SOURCE = Symbol("source");
 
-interface AssetNode {
-  asset: AssetRow;
-  stage: Stage;
-  locale: string;
-}
+/** An entry at a stage in a locale: its localised fields (as REST shapes them), sys and metadata. */
+type EntryNode = Record<string, unknown> & { [SOURCE]: { row: EntryRow; stage: Stage; locale: string } };
+
+/** An asset in a locale: every leaf field of the Asset type, url without a transform. */
+type AssetNode = Record<string, unknown> & {
+  [SOURCE]: { asset: AssetRow; stage: Stage; locale: string; fileUrl: string | undefined };
+};
 
 interface LinkedFromNode {
   linkType: "Entry" | "Asset";
@@ -55,10 +73,18 @@ interface LinkedFromNode {
   allowedLocales?: (string | null)[] | null;
 }
 
-interface RichTextNode {
-  doc: unknown;
-  stage: Stage;
-  locale: string;
+/** A rich text field's value: `json` and, through `links`, the lists of what the document links to. */
+class RichTextNode {
+  constructor(readonly json: unknown, readonly stage: Stage, readonly locale: string) {}
+  get links() {
+    return this;
+  }
+  get entries() {
+    return this;
+  }
+  get assets() {
+    return this;
+  }
 }
 
 // deno-lint-ignore no-explicit-any
@@ -82,24 +108,109 @@ function pickLocale(ctx: GraphqlContext, locale: unknown, inherited: string): st
   );
 }
 
-function memo(ctx: GraphqlContext, row: object, locale: string, make: () => Record<string, unknown>) {
-  let byLocale = ctx.shaped.get(row);
-  if (!byLocale) ctx.shaped.set(row, byLocale = new Map());
-  let shaped = byLocale.get(locale);
-  if (!shaped) byLocale.set(locale, shaped = make());
-  return shaped;
+function memo<T extends object>(ctx: GraphqlContext, row: object, key: string, make: () => T): T {
+  let byKey = ctx.nodes.get(row);
+  if (!byKey) ctx.nodes.set(row, byKey = new Map());
+  let node = byKey.get(key) as T | undefined;
+  if (!node) byKey.set(key, node = make());
+  return node;
 }
 
-function shapedEntry(ctx: GraphqlContext, node: EntryNode, locale = node.locale) {
-  return memo(ctx, node.row, locale, () => shapeEntry(node.row, { ...ctx.shape, locale }));
+/** How the compiled query runs over these nodes: their built-in scalars are serialized already. */
+export const LEAVES_SERIALIZED = { disableLeafSerialization: true } as const;
+
+const SERIALIZERS: Record<string, GraphQLScalarType> = {
+  String: GraphQLString,
+  Int: GraphQLInt,
+  Float: GraphQLFloat,
+  Boolean: GraphQLBoolean,
+};
+
+/** A value as the built-in scalar serializes it; the error it gives is the field's error (null there). */
+function serialized(scalar: GraphQLScalarType, value: unknown): unknown {
+  try {
+    const out = scalar.serialize(value);
+    if (out === undefined || Number.isNaN(out)) {
+      return new GraphQLError(`Expected a value of type "${scalar.name}" but received: ${value}`);
+    }
+    return out;
+  } catch (error) {
+    return new GraphQLError(
+      (error as Error)?.message || `Expected a value of type "${scalar.name}" but received an Error`,
+    );
+  }
 }
 
-function shapedAsset(ctx: GraphqlContext, node: AssetNode, locale = node.locale) {
-  return memo(ctx, node.asset, locale, () => shapeAsset(node.asset, { ...ctx.shape, locale }));
+/** A value field's value serialized: a list of strings item by item; anything not a list stays as it is. */
+function serializedValue(scalar: string, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  if (scalar === "[String]") {
+    return Array.isArray(value)
+      ? Array.from(value, (item) => item === undefined || item === null ? item : serialized(GraphQLString, item))
+      : value;
+  }
+  const builtin = SERIALIZERS[scalar];
+  return builtin ? serialized(builtin, value) : value; // DateTime and JSON serialize as they are read
 }
 
-function fieldOf(ctx: GraphqlContext, node: EntryNode, id: string, locale?: string): unknown {
-  return (shapedEntry(ctx, node, locale).fields as Record<string, unknown> | undefined)?.[id] ?? null;
+const NO_METADATA = Object.freeze({ tags: Object.freeze([]), concepts: Object.freeze([]) });
+
+/** The node of an entry row (read at `stage`) in a locale, made once per request. */
+function entryNode(ctx: GraphqlContext, row: EntryRow, stage: Stage, locale: string): EntryNode {
+  return memo(ctx, row, locale, () => {
+    const shaped = shapeEntry(row, { ...ctx.shape, locale });
+    // the fields' own object: no field id is sys, metadata or contentfulMetadata (names.ts reserves them)
+    const node = shaped.fields as EntryNode;
+    for (const plan of ctx.plan.byModel.get(row.model_id)?.fields ?? []) {
+      if (plan.kind === "value" && plan.id in node) node[plan.id] = serializedValue(plan.scalar, node[plan.id]);
+    }
+    node.sys = sysOf(shaped, locale);
+    node.contentfulMetadata = node.metadata = metadataOf(shaped);
+    node[SOURCE] = { row, stage, locale };
+    return node;
+  });
+}
+
+/** The same entry in another locale (a field's own `locale` argument); the node itself when not given. */
+function entryIn(ctx: GraphqlContext, node: EntryNode, locale: unknown): EntryNode {
+  if (locale === undefined || locale === null) return node;
+  const { row, stage, locale: inherited } = node[SOURCE];
+  return entryNode(ctx, row, stage, pickLocale(ctx, locale, inherited));
+}
+
+function assetNode(ctx: GraphqlContext, asset: AssetRow, stage: Stage, locale: string): AssetNode {
+  return memo(ctx, asset, `${stage} ${locale}`, () => {
+    const shaped = shapeAsset(asset, { ...ctx.shape, locale });
+    const fields = shaped.fields as Record<string, any>;
+    const file = fields.file;
+    const fileUrl: string | undefined = file?.url || undefined;
+    const node: AssetNode = {
+      sys: sysOf(shaped, locale),
+      contentfulMetadata: undefined,
+      metadata: undefined,
+      title: serializedValue("String", fields.title ?? null),
+      description: serializedValue("String", fields.description ?? null),
+      contentType: serializedValue("String", file?.contentType ?? null),
+      fileName: serializedValue("String", file?.fileName ?? null),
+      size: serializedValue("Int", file?.details?.size ?? null),
+      width: serializedValue("Int", file?.details?.image?.width ?? null),
+      height: serializedValue("Int", file?.details?.image?.height ?? null),
+      url: fileUrl ? assetAddress(fileUrl, ctx.scheme) : null,
+      [SOURCE]: { asset, stage, locale, fileUrl },
+    };
+    node.contentfulMetadata = node.metadata = metadataOf(shaped);
+    return node;
+  });
+}
+
+function assetIn(ctx: GraphqlContext, node: AssetNode, locale: unknown): AssetNode {
+  if (locale === undefined || locale === null) return node;
+  const { asset, stage, locale: inherited } = node[SOURCE];
+  return assetNode(ctx, asset, stage, pickLocale(ctx, locale, inherited));
+}
+
+function fieldOf(node: EntryNode, id: string): unknown {
+  return node[id] ?? null;
 }
 
 function linkOf(value: unknown): Link["sys"] | undefined {
@@ -122,7 +233,8 @@ function sysOf(shaped: Record<string, unknown>, locale: string) {
 }
 
 function metadataOf(shaped: Record<string, unknown>) {
-  const metadata = (shaped.metadata ?? { tags: [], concepts: [] }) as { tags: Link[]; concepts: Link[] };
+  const metadata = (shaped.metadata ?? NO_METADATA) as { tags: Link[]; concepts: Link[] };
+  if (metadata.tags.length === 0 && metadata.concepts.length === 0) return NO_METADATA;
   return {
     tags: metadata.tags.map((t) => ({ id: t.sys.id, name: null })),
     concepts: metadata.concepts.map((c) => ({ id: c.sys.id })),
@@ -141,7 +253,15 @@ function unresolvable(linkType: string, id: string, where: string) {
   );
 }
 
-function entryNode(row: EntryRow | undefined, stage: Stage, locale: string, allowed?: string[], where = "") {
+/** A linked entry's node, or the error of a link to a type the field does not allow. */
+function checkedEntry(
+  ctx: GraphqlContext,
+  row: EntryRow | undefined,
+  stage: Stage,
+  locale: string,
+  allowed?: string[],
+  where = "",
+) {
   if (allowed && row && !allowed.includes(row.model_id)) {
     return pathError(
       "UNEXPECTED_LINKED_CONTENT_TYPE",
@@ -152,7 +272,7 @@ function entryNode(row: EntryRow | undefined, stage: Stage, locale: string, allo
       },
     );
   }
-  return row ? { row, stage, locale } : null;
+  return row ? entryNode(ctx, row, stage, locale) : null;
 }
 
 function page<T>(items: T[], total: number, args: Args) {
@@ -179,9 +299,8 @@ async function entryCollection(ctx: GraphqlContext, args: Args, type?: TypePlan)
     withheld: ctx.withheld,
   };
   const { rows, total } = await queryEntries(ctx.db, stage, query, localeChain(ctx.site, locale));
-  const loader = ctx.loaders.entries(stage);
-  for (const row of rows) loader.prime(row.id, row); // a later link to one of them needs no read
-  return page(rows.map((row) => ({ row, stage, locale })), total, args);
+  ctx.loaders.primeEntries(stage, rows); // a later link to one of them needs no read
+  return page(rows.map((row) => entryNode(ctx, row, stage, locale)), total, args);
 }
 
 async function assetCollection(ctx: GraphqlContext, args: Args) {
@@ -200,35 +319,42 @@ async function assetCollection(ctx: GraphqlContext, args: Args) {
     mediaPrefix: `${ctx.scheme}${mediaPrefix(ctx.shape)}`,
   };
   const { rows, total } = await queryAssets(ctx.db, query, localeChain(ctx.site, locale));
-  const loader = ctx.loaders.assets();
-  for (const row of rows) loader.prime(row.id, row);
-  return page(rows.map((asset) => ({ asset, stage, locale })), total, args);
+  ctx.loaders.primeAssets(rows);
+  return page(rows.map((asset) => assetNode(ctx, asset, stage, locale)), total, args);
 }
 
 // ---- link fields -------------------------------------------------------------------------------------
 
 type EntryLinkPlan = Extract<FieldPlan, { kind: "entry" | "entries" }>;
 
-async function linkedEntry(
+/** `then` without a promise where the rows were there at once (Loaders.entriesNow). */
+function whenRead<T, R>(rows: T | Promise<T>, next: (rows: T) => R): R | Promise<R> {
+  return rows instanceof Promise ? rows.then(next) : next(rows);
+}
+
+function linkedEntry(
   ctx: GraphqlContext,
   node: EntryNode,
   plan: EntryLinkPlan,
   args: Args,
   where: string,
 ) {
-  const link = linkOf(fieldOf(ctx, node, plan.id));
+  const link = linkOf(fieldOf(node, plan.id));
   if (!link) return null;
-  const stage = pickStage(args.preview, node.stage);
-  const locale = pickLocale(ctx, args.locale, node.locale);
+  const stage = pickStage(args.preview, node[SOURCE].stage);
+  const locale = pickLocale(ctx, args.locale, node[SOURCE].locale);
   if (args.where && plan.single) {
-    const hit = await wherever(ctx, stage, locale, plan, args).load(link.id);
-    return hit ? { row: hit.row, stage, locale } : null; // no match is null, as Contentful's link filter
+    return wherever(ctx, stage, locale, plan, args).load(link.id).then((hit) =>
+      hit ? entryNode(ctx, hit.row, stage, locale) : null // no match is null, as Contentful's link filter
+    );
   }
-  const row = await ctx.loaders.entries(stage).load(link.id);
-  if (!row) throw unresolvable("Entry", link.id, where);
-  const found = entryNode(row, stage, locale, plan.types, where);
-  if (found instanceof Error) throw found;
-  return found;
+  return whenRead(ctx.loaders.entriesNow(stage, [link.id]), ([row]) => {
+    if (row instanceof Error) throw row;
+    if (!row) throw unresolvable("Entry", link.id, where);
+    const found = checkedEntry(ctx, row, stage, locale, plan.types, where);
+    if (found instanceof Error) throw found;
+    return found;
+  });
 }
 
 /** The loader of entries matching a link field's where and order (single-type link fields only). */
@@ -242,68 +368,72 @@ function wherever(ctx: GraphqlContext, stage: Stage, locale: string, plan: Entry
   });
 }
 
-async function linkedEntries(
+function linkedEntries(
   ctx: GraphqlContext,
   node: EntryNode,
   plan: EntryLinkPlan,
   args: Args,
   where: string,
 ) {
-  const value = fieldOf(ctx, node, plan.id);
+  const value = fieldOf(node, plan.id);
   const ids = (Array.isArray(value) ? value : []).map(linkOf).filter((l) => l !== undefined).map((l) =>
     l!.id
   );
-  const stage = pickStage(args.preview, node.stage);
-  const locale = pickLocale(ctx, args.locale, node.locale);
+  const stage = pickStage(args.preview, node[SOURCE].stage);
+  const locale = pickLocale(ctx, args.locale, node[SOURCE].locale);
   if (plan.single && (args.where || args.order?.length)) {
-    const hits = (await wherever(ctx, stage, locale, plan, args).loadMany(ids))
-      .filter((hit): hit is Ranked => hit !== undefined && !(hit instanceof Error));
-    if (args.order?.length) hits.sort((a, b) => a.rank - b.rank);
-    const items = hits.slice(args.skip, args.skip + args.limit).map((hit) => ({
-      row: hit.row,
-      stage,
-      locale,
-    }));
-    return page(items, hits.length, args);
+    return wherever(ctx, stage, locale, plan, args).loadMany(ids).then((found) => {
+      const hits = found.filter((hit): hit is Ranked => hit !== undefined && !(hit instanceof Error));
+      if (args.order?.length) hits.sort((a, b) => a.rank - b.rank);
+      const items = hits.slice(args.skip, args.skip + args.limit).map((hit) =>
+        entryNode(ctx, hit.row, stage, locale)
+      );
+      return page(items, hits.length, args);
+    });
   }
   // without a where, skip and limit apply to the list as stored; a link to nothing is a null item and an error
   const slice = ids.slice(args.skip, args.skip + args.limit);
-  const rows = await ctx.loaders.entries(stage).loadMany(slice);
-  const items = rows.map((row, i) =>
-    row instanceof Error
-      ? row
-      : row
-      ? entryNode(row, stage, locale, plan.types, where)
-      : unresolvable("Entry", slice[i], where)
-  );
-  return page(items, ids.length, args);
+  return whenRead(ctx.loaders.entriesNow(stage, slice), (rows) => {
+    const items = rows.map((row, i) =>
+      row instanceof Error
+        ? row
+        : row
+        ? checkedEntry(ctx, row, stage, locale, plan.types, where)
+        : unresolvable("Entry", slice[i], where)
+    );
+    return page(items, ids.length, args);
+  });
 }
 
-async function linkedAsset(ctx: GraphqlContext, node: EntryNode, id: string, args: Args, where: string) {
-  const link = linkOf(fieldOf(ctx, node, id));
+function linkedAsset(ctx: GraphqlContext, node: EntryNode, id: string, args: Args, where: string) {
+  const link = linkOf(fieldOf(node, id));
   if (!link) return null;
-  const asset = await ctx.loaders.assets().load(link.id);
-  if (!asset) throw unresolvable("Asset", link.id, where);
-  return {
-    asset,
-    stage: pickStage(args.preview, node.stage),
-    locale: pickLocale(ctx, args.locale, node.locale),
-  };
+  return whenRead(ctx.loaders.assetsNow([link.id]), ([asset]) => {
+    if (asset instanceof Error) throw asset;
+    if (!asset) throw unresolvable("Asset", link.id, where);
+    const { stage, locale } = node[SOURCE];
+    return assetNode(ctx, asset, pickStage(args.preview, stage), pickLocale(ctx, args.locale, locale));
+  });
 }
 
-async function linkedAssets(ctx: GraphqlContext, node: EntryNode, id: string, args: Args, where: string) {
-  const value = fieldOf(ctx, node, id);
+function linkedAssets(ctx: GraphqlContext, node: EntryNode, id: string, args: Args, where: string) {
+  const value = fieldOf(node, id);
   const ids = (Array.isArray(value) ? value : []).map(linkOf).filter((l) => l !== undefined).map((l) =>
     l!.id
   );
-  const stage = pickStage(args.preview, node.stage);
-  const locale = pickLocale(ctx, args.locale, node.locale);
+  const stage = pickStage(args.preview, node[SOURCE].stage);
+  const locale = pickLocale(ctx, args.locale, node[SOURCE].locale);
   const slice = ids.slice(args.skip, args.skip + args.limit);
-  const rows = await ctx.loaders.assets().loadMany(slice);
-  const items = rows.map((asset, i) =>
-    asset instanceof Error ? asset : asset ? { asset, stage, locale } : unresolvable("Asset", slice[i], where)
-  );
-  return page(items, ids.length, args);
+  return whenRead(ctx.loaders.assetsNow(slice), (rows) => {
+    const items = rows.map((asset, i) =>
+      asset instanceof Error
+        ? asset
+        : asset
+        ? assetNode(ctx, asset, stage, locale)
+        : unresolvable("Asset", slice[i], where)
+    );
+    return page(items, ids.length, args);
+  });
 }
 
 // a document's link targets, found once per document however many of its link lists are asked for
@@ -317,7 +447,7 @@ function targetsOf(doc: unknown): ReturnType<typeof richTextTargets> {
 }
 
 /** Rich text's links of one node kind, in document order, each once; links to nothing are left out. */
-async function richTextLinks(
+function richTextLinks(
   ctx: GraphqlContext,
   rt: RichTextNode,
   linkType: "Entry" | "Asset",
@@ -325,23 +455,19 @@ async function richTextLinks(
 ) {
   const ids = [
     ...new Set(
-      targetsOf(rt.doc).filter((t) => t.linkType === linkType && t.nodeType === nodeType).map((t) => t.id),
+      targetsOf(rt.json).filter((t) => t.linkType === linkType && t.nodeType === nodeType).map((t) => t.id),
     ),
   ];
   if (linkType === "Asset") {
-    const assets = await ctx.loaders.assets().loadMany(ids);
-    return assets.filter((a): a is AssetRow => !!a && !(a instanceof Error)).map((asset) => ({
-      asset,
-      stage: rt.stage,
-      locale: rt.locale,
-    }));
+    return whenRead(ctx.loaders.assetsNow(ids), (assets) =>
+      assets.filter((a): a is AssetRow => !!a && !(a instanceof Error)).map((asset) =>
+        assetNode(ctx, asset, rt.stage, rt.locale)
+      ));
   }
-  const rows = await ctx.loaders.entries(rt.stage).loadMany(ids);
-  return rows.filter((r): r is EntryRow => !!r && !(r instanceof Error)).map((row) => ({
-    row,
-    stage: rt.stage,
-    locale: rt.locale,
-  }));
+  return whenRead(ctx.loaders.entriesNow(rt.stage, ids), (rows) =>
+    rows.filter((r): r is EntryRow => !!r && !(r instanceof Error)).map((row) =>
+      entryNode(ctx, row, rt.stage, rt.locale)
+    ));
 }
 
 async function linkingCollection(ctx: GraphqlContext, from: LinkedFromNode, args: Args, type?: TypePlan) {
@@ -361,7 +487,7 @@ async function linkingCollection(ctx: GraphqlContext, from: LinkedFromNode, args
     skip: args.skip,
     limit: args.limit,
   }).load(from.id);
-  return page((found?.rows ?? []).map((row) => ({ row, stage, locale })), found?.total ?? 0, args);
+  return page((found?.rows ?? []).map((row) => entryNode(ctx, row, stage, locale)), found?.total ?? 0, args);
 }
 
 function linkingResolvers(from: TypePlan[]) {
@@ -376,17 +502,14 @@ function linkingResolvers(from: TypePlan[]) {
 
 // ---- types ---------------------------------------------------------------------------------------------
 
-function entryTypeResolvers(type: TypePlan) {
+function entryTypeResolvers(type: TypePlan, leafArguments: boolean) {
   // deno-lint-ignore no-explicit-any
   const resolvers: Record<string, (node: EntryNode, args: Args, ctx: GraphqlContext) => any> = {
-    sys: (node, _args, ctx) => sysOf(shapedEntry(ctx, node), node.locale),
-    contentfulMetadata: (node, _args, ctx) => metadataOf(shapedEntry(ctx, node)),
-    metadata: (node, _args, ctx) => metadataOf(shapedEntry(ctx, node)),
     linkedFrom: (node, args): LinkedFromNode => ({
       linkType: "Entry",
-      id: node.row.id,
-      stage: node.stage,
-      locale: node.locale,
+      id: node[SOURCE].row.id,
+      stage: node[SOURCE].stage,
+      locale: node[SOURCE].locale,
       allowedLocales: args.allowedLocales,
     }),
   };
@@ -394,8 +517,7 @@ function entryTypeResolvers(type: TypePlan) {
     const where = `field '${plan.id}' of type '${type.typeName}'`;
     switch (plan.kind) {
       case "value":
-        resolvers[plan.id] = (node, args, ctx) =>
-          fieldOf(ctx, node, plan.id, pickLocale(ctx, args.locale, node.locale));
+        if (leafArguments) resolvers[plan.id] = (node, args, ctx) => fieldOf(entryIn(ctx, node, args.locale), plan.id);
         break;
       case "entry":
         resolvers[plan.id] = (node, args, ctx) => linkedEntry(ctx, node, plan, args, where);
@@ -411,9 +533,9 @@ function entryTypeResolvers(type: TypePlan) {
         break;
       case "richText":
         resolvers[plan.id] = (node, args, ctx): RichTextNode | null => {
-          const locale = pickLocale(ctx, args.locale, node.locale);
-          const doc = fieldOf(ctx, node, plan.id, locale);
-          return doc ? { doc, stage: node.stage, locale } : null;
+          const shown = entryIn(ctx, node, args.locale);
+          const doc = fieldOf(shown, plan.id);
+          return doc ? new RichTextNode(doc, shown[SOURCE].stage, shown[SOURCE].locale) : null;
         };
         break;
     }
@@ -422,13 +544,10 @@ function entryTypeResolvers(type: TypePlan) {
 }
 
 function richTextResolvers(typeName: string) {
-  const self = (rt: RichTextNode) => rt;
   const of =
     (linkType: "Entry" | "Asset", nodeType: string) => (rt: RichTextNode, _args: Args, ctx: GraphqlContext) =>
       richTextLinks(ctx, rt, linkType, nodeType);
   return {
-    [typeName]: { json: (rt: RichTextNode) => rt.doc, links: self },
-    [`${typeName}Links`]: { entries: self, assets: self },
     [`${typeName}Entries`]: {
       block: of("Entry", "embedded-entry-block"),
       inline: of("Entry", "embedded-entry-inline"),
@@ -441,10 +560,22 @@ function richTextResolvers(typeName: string) {
   };
 }
 
-function assetField(pick: (shaped: Record<string, any>) => unknown) {
-  return (node: AssetNode, args: Args, ctx: GraphqlContext) =>
-    pick(shapedAsset(ctx, node, pickLocale(ctx, args.locale, node.locale)).fields as Record<string, any>) ??
-      null;
+/** The leaf fields of Asset where a query gives them arguments (their locale, url's transform). */
+function assetLeafResolvers() {
+  const inLocale = (name: string) => (node: AssetNode, args: Args, ctx: GraphqlContext) =>
+    assetIn(ctx, node, args.locale)[name];
+  return {
+    ...Object.fromEntries(
+      ["title", "description", "contentType", "fileName", "size", "width", "height"].map((name) => [
+        name,
+        inLocale(name),
+      ]),
+    ),
+    url: (node: AssetNode, args: Args, ctx: GraphqlContext) => {
+      const { fileUrl } = assetIn(ctx, node, args.locale)[SOURCE];
+      return fileUrl ? assetAddress(fileUrl, ctx.scheme, args.transform as ImageTransform | undefined) : null;
+    },
+  };
 }
 
 const passThrough = (name: string, description: string) =>
@@ -504,14 +635,18 @@ function checkDate(value: unknown): string {
   return date.toISOString();
 }
 
-export function buildResolvers(plan: SchemaPlan) {
+/**
+ * `leafArguments`: whether leaf fields are resolvers that read their arguments (a field's own locale, an
+ * image transform); without, a leaf is read as its node's property (see the head of this file).
+ */
+export function buildResolvers(plan: SchemaPlan, leafArguments = true) {
   const resolveType = (node: EntryNode, ctx: GraphqlContext) =>
-    ctx.plan.byModel.get(node.row.model_id)?.typeName;
+    ctx.plan.byModel.get(node[SOURCE].row.model_id)?.typeName;
   const query: Record<string, (root: unknown, args: Args, ctx: GraphqlContext) => unknown> = {
     asset: async (_root, args, ctx) => {
       const asset = await ctx.loaders.assets().load(args.id);
       const stage = pickStage(args.preview, "published");
-      return asset ? { asset, stage, locale: pickLocale(ctx, args.locale, ctx.defaultLocale) } : null;
+      return asset ? assetNode(ctx, asset, stage, pickLocale(ctx, args.locale, ctx.defaultLocale)) : null;
     },
     assetCollection: (_root, args, ctx) => assetCollection(ctx, args),
     entryCollection: (_root, args, ctx) => entryCollection(ctx, args),
@@ -525,30 +660,12 @@ export function buildResolvers(plan: SchemaPlan) {
     HexColor: checkedString("HexColor", /^(rgb:|#)[0-9a-fA-F]{6}$/, "rgb:rrggbb or #rrggbb"),
     Entry: { __resolveType: resolveType },
     Asset: {
-      sys: (node: AssetNode, _args: Args, ctx: GraphqlContext) => sysOf(shapedAsset(ctx, node), node.locale),
-      contentfulMetadata: (node: AssetNode, _args: Args, ctx: GraphqlContext) =>
-        metadataOf(shapedAsset(ctx, node)),
-      metadata: (node: AssetNode, _args: Args, ctx: GraphqlContext) => metadataOf(shapedAsset(ctx, node)),
-      title: assetField((f) => f.title),
-      description: assetField((f) => f.description),
-      contentType: assetField((f) => f.file?.contentType),
-      fileName: assetField((f) => f.file?.fileName),
-      size: assetField((f) => f.file?.details?.size),
-      width: assetField((f) => f.file?.details?.image?.width),
-      height: assetField((f) => f.file?.details?.image?.height),
-      url: (node: AssetNode, args: Args, ctx: GraphqlContext) => {
-        const file =
-          (shapedAsset(ctx, node, pickLocale(ctx, args.locale, node.locale)).fields as Record<string, any>)
-            ?.file;
-        return file?.url
-          ? assetAddress(file.url, ctx.scheme, args.transform as ImageTransform | undefined)
-          : null;
-      },
+      ...(leafArguments ? assetLeafResolvers() : {}),
       linkedFrom: (node: AssetNode, args: Args): LinkedFromNode => ({
         linkType: "Asset",
-        id: node.asset.id,
-        stage: node.stage,
-        locale: node.locale,
+        id: node[SOURCE].asset.id,
+        stage: node[SOURCE].stage,
+        locale: node[SOURCE].locale,
         allowedLocales: args.allowedLocales,
       }),
     },
@@ -560,10 +677,10 @@ export function buildResolvers(plan: SchemaPlan) {
       const stage = pickStage(args.preview, "published");
       const locale = pickLocale(ctx, args.locale, ctx.defaultLocale);
       const row = await ctx.loaders.entries(stage).load(args.id);
-      return row && row.model_id === type.model.id ? { row, stage, locale } : null;
+      return row && row.model_id === type.model.id ? entryNode(ctx, row, stage, locale) : null;
     };
     query[`${type.queryName}Collection`] = (_root, args, ctx) => entryCollection(ctx, args, type);
-    resolvers[type.typeName] = entryTypeResolvers(type);
+    resolvers[type.typeName] = entryTypeResolvers(type, leafArguments);
     resolvers[`${type.typeName}LinkingCollections`] = linkingResolvers(type.linkedFrom);
     for (const field of type.fields) {
       if (field.kind === "richText") Object.assign(resolvers, richTextResolvers(field.typeName));

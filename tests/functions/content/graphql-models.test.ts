@@ -2,6 +2,7 @@
 // with a where; a link to any type; a link to a type the field does not allow), on a probe content type
 // made inside a transaction that is rolled back, so no other test ever sees it.
 import assert from "node:assert/strict";
+import { GraphQLBoolean, GraphQLInt, type GraphQLScalarType, GraphQLString } from "graphql";
 import { test } from "../../helpers/test.ts";
 import { field } from "./graphql-support.ts";
 import { testSql } from "../../helpers/db.ts";
@@ -36,6 +37,9 @@ async function withShelves(
           }),
           field("lead", "Link", { linkType: "Entry", validations: [{ linkContentType: ["book"] }] }),
           field("anything", "Link", { linkType: "Entry" }),
+          field("count", "Integer"),
+          field("open", "Boolean"),
+          field("labels", "Array", { items: { type: "Symbol", validations: [] } }),
         ] as any)
       }, false, 999)`;
       const shelf = (id: string, fields: Record<string, any>) =>
@@ -52,6 +56,8 @@ async function withShelves(
         anything: link("wiki.index"),
       });
       await shelf("probeShelf.wrong", { title: "Wrong", lead: link("article.hello") });
+      // values a file in git mode can hold whatever the type says
+      await shelf("probeShelf.odd", { title: 42, count: "many", open: { x: 1 }, labels: ["a", { b: 1 }, 7] });
       // a library file whose name needs escaping in its address
       await tx`insert into public.content_assets (id, path, file_name, content_type, size, content_hash, storage_key)
         values ('probeGrusse', 'media/probe/Grüße & co (1).png', 'Grüße & co (1).png', 'image/png', 1, 'c0ffee', 'media/probe/x')`;
@@ -172,6 +178,42 @@ test("linkedFrom of a book lists the probe type; nested filters reach through si
       `{ probeShelfCollection(where: { lead: { sys: { id: "${books[1].id}" } } }) { items { title } } }`,
     );
     assert.deepEqual(lead.data.probeShelfCollection.items, [{ title: "All" }]);
+  });
+});
+
+test("stored values serialize as their GraphQL types, one that cannot is an error at its path, with or without a leaf's argument", async () => {
+  await withShelves(async (run) => {
+    const why = (scalar: GraphQLScalarType, value: unknown) => {
+      try {
+        scalar.serialize(value);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error(`${scalar.name} serializes ${JSON.stringify(value)}`);
+    };
+    const expected = {
+      data: { probeShelf: { title: "42", count: null, open: null, labels: ["a", null, "7"] } },
+      errors: [
+        { message: why(GraphQLInt, "many"), path: ["probeShelf", "count"] },
+        { message: why(GraphQLString, { b: 1 }), path: ["probeShelf", "labels", 1] },
+        { message: why(GraphQLBoolean, { x: 1 }), path: ["probeShelf", "open"] },
+      ],
+    };
+    const byPath = (a: any, b: any) => a.path.join(".").localeCompare(b.path.join("."));
+    const answer = (result: any) => ({
+      data: result.data,
+      errors: result.errors.map((e: any) => ({ message: e.message, path: e.path })).sort(byPath),
+    });
+    // the nodes' properties, serialized when each node is made
+    assert.deepEqual(answer(await run(`{ probeShelf(id: "probeShelf.odd") { title count open labels } }`)), expected);
+    // the leaves' own resolvers (a leaf given an argument)
+    assert.deepEqual(
+      answer(
+        await run(`{ probeShelf(id: "probeShelf.odd") {
+          title(locale: "en-US") count(locale: "en-US") open(locale: "en-US") labels(locale: "en-US") } }`),
+      ),
+      expected,
+    );
   });
 });
 
