@@ -74,7 +74,11 @@ export function slotHosts(type: EventType, data: SlotData): SlotHost[] {
       (overrides[o.date] ??= []).push({ start: o.startTime, end: o.endTime });
     }
     const rows = held.get(host.email) ?? [];
-    const busy = rows.map((b) => ({ start: Number(b.start), end: Number(b.end), group: b.group ?? undefined }))
+    const busy = rows.map((b) => ({
+      start: Number(b.start),
+      end: Number(b.end),
+      group: b.group ?? undefined,
+    }))
       .sort((a, b) => a.start - b.start);
     const bookedStarts = [...new Set(rows.map((b) => Number(b.booking_start)))];
     return {

@@ -272,7 +272,14 @@ export function computeSlots(
 /** Whether a host can take a candidate slot (candidates reach it in start order: its hours' cursor moves on). */
 function hostFree(
   state: HostState,
-  slot: { start: number; end: number; paddedStart: number; paddedEnd: number; group?: SeatGroup; weekStart: number },
+  slot: {
+    start: number;
+    end: number;
+    paddedStart: number;
+    paddedEnd: number;
+    group?: SeatGroup;
+    weekStart: number;
+  },
 ): boolean {
   const { host, hours } = state;
   const { start, end } = slot;

@@ -1,0 +1,135 @@
+// Slot data kept between reads (routes/slots.ts, under the held-time version of
+// migrations/20261126007200_scheduling_held_versions.sql): a booking through another instance, or held
+// time written straight to the database, shows in the very next slots answer; a change slots do not read
+// leaves the kept data standing. These tests take the weeks from 2031-01-06 + 150..153.
+import assert from "node:assert/strict";
+import { test } from "../../helpers/test.ts";
+import { testDatabaseUrl } from "../../helpers/db.ts";
+import { serveTestHost } from "../../helpers/host.ts";
+import { HELD_SCOPE } from "../../../functions/scheduling-api/access.ts";
+import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
+import { connect } from "../../../shared/db.ts";
+import { addDays, call, guestBooking, host, monday } from "./support.ts";
+
+const key = await host.key("scheduling");
+const sql = host.ctx.sql;
+// Ada hosts the intro call 09:00-17:00 Europe/Berlin: 08:00Z in winter
+const at = (week: number, day: number, utc: string) => `${addDays(monday(week), day)}T${utc}:00.000Z`;
+
+async function starts(baseUrl: string, week: number): Promise<string[]> {
+  const r = await call(
+    "GET",
+    `${baseUrl}/api/scheduling/v2/slots?eventTypeSlug=intro-call&start=${monday(week)}&end=${
+      addDays(monday(week), 4)
+    }&format=range`,
+    key,
+  );
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return (Object.values(r.body.data).flat() as { start: string }[]).map((s) =>
+    new Date(s.start).toISOString()
+  );
+}
+
+async function heldVersion(): Promise<number> {
+  const [v] = await sql<{ version: number }[]>`
+    select version from public.answer_versions where scope = ${HELD_SCOPE}`;
+  return Number(v.version);
+}
+
+/** A second instance: its own pool and its own kept slot data, over the same database. */
+function secondHost() {
+  const pool = connect(testDatabaseUrl(), { max: 2 });
+  const served = serveTestHost(pool, { host: "127.0.0.1", overrides: { ...host.ctx.config } });
+  return {
+    baseUrl: served.baseUrl,
+    async close() {
+      await served.close();
+      await pool.end();
+    },
+  };
+}
+
+test("a booking through one instance leaves the slots another instance kept, and a cancel brings it back", async () => {
+  const b = secondHost();
+  try {
+    const time = at(150, 1, "09:00");
+    assert.ok((await starts(b.baseUrl, 150)).includes(time));
+    assert.ok((await starts(b.baseUrl, 150)).includes(time), "read twice: the second read takes kept data");
+    const made = await call(
+      "POST",
+      "/bookings",
+      key,
+      guestBooking("intro-call", time, { lengthInMinutes: 30 }),
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.ok(!(await starts(b.baseUrl, 150)).includes(time), "the other instance's next answer lacks it");
+    assert.ok(!(await starts(host.baseUrl, 150)).includes(time));
+    const cancelled = await call("POST", `/bookings/${made.body.data.uid}/cancel`, key, {
+      cancellationReason: "kept-slots test",
+    });
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.ok(
+      (await starts(b.baseUrl, 150)).includes(time),
+      "the cancel frees it on the other instance at once",
+    );
+  } finally {
+    await b.close();
+  }
+});
+
+test("held time written straight to the database (an administrator, another tool) shows in the next answer", async () => {
+  const time = at(151, 2, "10:00");
+  assert.ok((await starts(host.baseUrl, 151)).includes(time));
+  const start = new Date(time), end = new Date(Date.parse(time) + 30 * 60_000);
+  const [booking] = await sql<{ id: number }[]>`
+    insert into public.scheduling_bookings (uid, event_type_slug, event_type_id, title, start_at, end_at, status,
+      host_emails, attendee_name, attendee_email, attendee_time_zone, ics_uid)
+    values ('kept-slots-direct', 'intro-call', ${fnv31("intro-call")}, 'Direct', ${start}, ${end}, 'accepted',
+            ${["ada@demo.sitewire.dev"]}, 'Direct', 'direct@example.com', 'UTC', 'kept-slots-direct')
+    returning id`;
+  await sql`
+    insert into public.scheduling_holds (booking_id, host_email, during)
+    values (${booking.id}, 'ada@demo.sitewire.dev', tstzrange(${start}, ${end}))`;
+  assert.ok(!(await starts(host.baseUrl, 151)).includes(time), "the hold takes the slot at once");
+  await sql`delete from public.scheduling_holds where booking_id = ${booking.id}`;
+  assert.ok((await starts(host.baseUrl, 151)).includes(time), "its removal frees it at once");
+  // a bump whose notification never arrives (a pooler without LISTEN, a lost connection): the version
+  // the admission reads is what keeps the answer fresh. The triggers are off for this one transaction
+  // (replica role), so it bumps by hand and notifies nobody.
+  await sql.begin(async (tx) => {
+    await tx`set local session_replication_role = replica`;
+    await tx`
+      insert into public.scheduling_holds (booking_id, host_email, during)
+      values (${booking.id}, 'ada@demo.sitewire.dev', tstzrange(${start}, ${end}))`;
+    await tx`update public.answer_versions set version = version + 1 where scope = ${HELD_SCOPE}`;
+  });
+  assert.ok(!(await starts(host.baseUrl, 151)).includes(time), "taken again without a notification");
+  await sql`delete from public.scheduling_holds where booking_id = ${booking.id}`;
+  await sql`delete from public.scheduling_bookings where id = ${booking.id}`;
+});
+
+test("the held-time version moves with what slots read, and stands for what they do not", async () => {
+  const time = at(152, 3, "11:00");
+  const made = await call(
+    "POST",
+    "/bookings",
+    key,
+    guestBooking("intro-call", time, { lengthInMinutes: 30 }),
+  );
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const uid = made.body.data.uid as string;
+  let before = await heldVersion();
+  await sql`update public.scheduling_bookings set meeting_started_at = now() where uid = ${uid}`;
+  await sql`update public.scheduling_bookings set attendee_name = 'Renamed' where uid = ${uid}`;
+  await sql`delete from public.scheduling_holds where booking_id = -1`;
+  assert.equal(await heldVersion(), before, "a meeting's state, a name, a statement that changed nothing");
+  await sql`update public.scheduling_bookings set status = 'pending' where uid = ${uid}`;
+  assert.equal(await heldVersion(), before + 1, "a status");
+  before = await heldVersion();
+  await sql`update public.scheduling_bookings set end_at = end_at + interval '15 minutes' where uid = ${uid}`;
+  assert.equal(await heldVersion(), before + 1, "a booking's times");
+  before = await heldVersion();
+  await sql`update public.scheduling_holds set during = tstzrange(lower(during), upper(during) + interval '15 minutes')
+            where booking_id = (select id from public.scheduling_bookings where uid = ${uid})`;
+  assert.equal(await heldVersion(), before + 1, "a hold");
+});
