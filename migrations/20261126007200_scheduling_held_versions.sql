@@ -9,55 +9,56 @@
 
 insert into public.answer_versions (scope) values ('scheduling:held') on conflict do nothing;
 
--- Holds: any change moves someone's held time. Statement-level, so a statement that changed no row (a
--- sweep that found nothing) bumps nothing.
-create or replace function public.scheduling_holds_answer_versions() returns trigger
+-- The bump runs when the changing transaction commits (deferred constraint triggers), once however many
+-- rows it changed: a booking's transaction takes its advisory locks, its row locks and a seat group's locks
+-- as it goes, and a version row locked at its first write would be one more lock taken in the middle of
+-- those, in whatever order each path writes (a reschedule frees its holds before it locks the seat group
+-- it joins; a creation locks the group before it writes). Taken last, at commit, it waits for nothing
+-- after it, so it can close no cycle; and the lock is held for the commit alone, not the whole booking.
+create or replace function public.bump_scheduling_held_once() returns void
 language plpgsql security definer set search_path = public as $$
 begin
-  if not exists (select 1 from changed) then
-    return null;
+  -- once a transaction: the setting is local to it (and gone with it)
+  if current_setting('sitewire.held_version_bumped', true) is distinct from 'on' then
+    perform set_config('sitewire.held_version_bumped', 'on', true);
+    perform public.bump_answer_versions(array['scheduling:held']);
   end if;
-  perform public.bump_answer_versions(array['scheduling:held']);
+end
+$$;
+
+-- Holds: any change moves someone's held time.
+create or replace function public.scheduling_holds_held_version() returns trigger
+language plpgsql security definer set search_path = public as $$
+begin
+  perform public.bump_scheduling_held_once();
   return null;
 end
 $$;
 
--- Bookings: a new or removed row, or a change of what slotData reads of one (its type, status, times,
--- seat group). A meeting's start and end, a payment's state or a reminder leave the slots as they were.
-create or replace function public.scheduling_bookings_answer_versions() returns trigger
+-- Bookings: a new or removed row, or a change of what the slot data reads of one (its type, status,
+-- times, seat group). A meeting's start and end, a payment's state, a reminder leave the slots as they were.
+create or replace function public.scheduling_bookings_held_version() returns trigger
 language plpgsql security definer set search_path = public as $$
 begin
   if tg_op = 'UPDATE' then
-    if not exists (
-      select 1 from changed_new n join changed_old o using (id)
-      where (n.event_type_slug, n.status, n.start_at, n.end_at, n.seat_of)
-            is distinct from (o.event_type_slug, o.status, o.start_at, o.end_at, o.seat_of)
-    ) then
+    if (new.event_type_slug, new.status, new.start_at, new.end_at, new.seat_of)
+       is not distinct from (old.event_type_slug, old.status, old.start_at, old.end_at, old.seat_of) then
       return null;
     end if;
-  elsif not exists (select 1 from changed) then
-    return null;
   end if;
-  perform public.bump_answer_versions(array['scheduling:held']);
+  perform public.bump_scheduling_held_once();
   return null;
 end
 $$;
 
-create trigger scheduling_holds_versions_insert after insert on public.scheduling_holds
-  referencing new table as changed for each statement execute function public.scheduling_holds_answer_versions();
-create trigger scheduling_holds_versions_update after update on public.scheduling_holds
-  referencing new table as changed for each statement execute function public.scheduling_holds_answer_versions();
-create trigger scheduling_holds_versions_delete after delete on public.scheduling_holds
-  referencing old table as changed for each statement execute function public.scheduling_holds_answer_versions();
-
-create trigger scheduling_bookings_versions_insert after insert on public.scheduling_bookings
-  referencing new table as changed for each statement execute function public.scheduling_bookings_answer_versions();
-create trigger scheduling_bookings_versions_update after update on public.scheduling_bookings
-  referencing old table as changed_old new table as changed_new
-  for each statement execute function public.scheduling_bookings_answer_versions();
-create trigger scheduling_bookings_versions_delete after delete on public.scheduling_bookings
-  referencing old table as changed for each statement execute function public.scheduling_bookings_answer_versions();
+create constraint trigger scheduling_holds_held_version
+  after insert or update or delete on public.scheduling_holds
+  deferrable initially deferred for each row execute function public.scheduling_holds_held_version();
+create constraint trigger scheduling_bookings_held_version
+  after insert or update or delete on public.scheduling_bookings
+  deferrable initially deferred for each row execute function public.scheduling_bookings_held_version();
 
 -- the trigger functions act as their owner; nobody calls them directly
-revoke execute on function public.scheduling_holds_answer_versions() from public, anon, authenticated;
-revoke execute on function public.scheduling_bookings_answer_versions() from public, anon, authenticated;
+revoke execute on function public.bump_scheduling_held_once() from public, anon, authenticated;
+revoke execute on function public.scheduling_holds_held_version() from public, anon, authenticated;
+revoke execute on function public.scheduling_bookings_held_version() from public, anon, authenticated;

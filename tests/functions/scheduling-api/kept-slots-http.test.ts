@@ -4,6 +4,7 @@
 // leaves the kept data standing. These tests take the weeks from 2031-01-06 + 150..153.
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
+
 import { testDatabaseUrl } from "../../helpers/db.ts";
 import { serveTestHost } from "../../helpers/host.ts";
 import { HELD_SCOPE } from "../../../functions/scheduling-api/access.ts";
@@ -13,6 +14,8 @@ import { addDays, call, guestBooking, host, monday } from "./support.ts";
 
 const key = await host.key("scheduling");
 const sql = host.ctx.sql;
+const [{ version: serverVersion }] = await sql<{ version: string }[]>`select version()`;
+const realServer = !/emscripten|wasm/i.test(serverVersion);
 // Ada hosts the intro call 09:00-17:00 Europe/Berlin: 08:00Z in winter
 const at = (week: number, day: number, utc: string) => `${addDays(monday(week), day)}T${utc}:00.000Z`;
 
@@ -132,4 +135,64 @@ test("the held-time version moves with what slots read, and stands for what they
   await sql`update public.scheduling_holds set during = tstzrange(lower(during), upper(during) + interval '15 minutes')
             where booking_id = (select id from public.scheduling_bookings where uid = ${uid})`;
   assert.equal(await heldVersion(), before + 1, "a hold");
+  before = await heldVersion();
+  await sql.begin(async (tx) => {
+    await tx`update public.scheduling_bookings set start_at = start_at + interval '1 minute' where uid = ${uid}`;
+    await tx`update public.scheduling_holds set during = tstzrange(lower(during) + interval '1 minute', upper(during))
+             where booking_id = (select id from public.scheduling_bookings where uid = ${uid})`;
+    await tx`update public.scheduling_bookings set status = 'accepted' where uid = ${uid}`;
+  });
+  assert.equal(await heldVersion(), before + 1, "one transaction, one bump, however many rows it changed");
+});
+
+Deno.test({
+  name:
+    "the version is bumped at commit: two bookings' transactions that lock each other's rows never deadlock on it",
+  // the embedded PGlite runs one transaction at a time: there is nothing to interleave
+  ignore: !realServer,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const [x, y] = await Promise.all([153, 153].map(async (week, i) => {
+      const made = await call(
+        "POST",
+        "/bookings",
+        key,
+        guestBooking("intro-call", at(week, i + 1, "13:00"), { lengthInMinutes: 30 }),
+      );
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const [row] = await sql<{ id: number }[]>`
+        select id from public.scheduling_bookings where uid = ${made.body.data.uid}`;
+      return row.id;
+    }));
+    const a = connect(testDatabaseUrl(), { max: 1 }), b = connect(testDatabaseUrl(), { max: 1 });
+    try {
+      const before = await heldVersion();
+      let release!: () => void;
+      const bLocked = new Promise<void>((resolve) => release = resolve);
+      let aWrote!: () => void;
+      const aWroteFirst = new Promise<void>((resolve) => aWrote = resolve);
+      // A writes held time first, then wants the row B locked; B locks that row, then writes held time
+      // too. A version row locked at each transaction's first write would make B wait for A while A
+      // waits for B, and Postgres would end one of them with a deadlock error.
+      const txA = a.begin(async (tx) => {
+        await tx`update public.scheduling_holds set during = during where booking_id = ${x}`;
+        aWrote();
+        await bLocked;
+        await tx`select id from public.scheduling_bookings where id = ${y} for update`;
+      });
+      const txB = b.begin(async (tx) => {
+        await aWroteFirst;
+        await tx`select id from public.scheduling_bookings where id = ${y} for update`;
+        release();
+        // A is now waiting for this row; then B writes held time while A waits
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await tx`update public.scheduling_holds set during = during where booking_id = ${y}`;
+      });
+      await Promise.all([txA, txB]);
+      assert.equal(await heldVersion(), before + 2, "each transaction bumped once, at its commit");
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  },
 });
