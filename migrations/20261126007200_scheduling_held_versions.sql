@@ -15,6 +15,8 @@ insert into public.answer_versions (scope) values ('scheduling:held') on conflic
 -- those, in whatever order each path writes (a reschedule frees its holds before it locks the seat group
 -- it joins; a creation locks the group before it writes). Taken last, at commit, it waits for nothing
 -- after it, so it can close no cycle; and the lock is held for the commit alone, not the whole booking.
+-- One consequence for later migrations: a transaction that changed rows of these tables cannot alter them
+-- until those events have fired (`set constraints all immediate` fires them).
 create or replace function public.bump_scheduling_held_once() returns void
 language plpgsql security definer set search_path = public as $$
 begin
