@@ -151,18 +151,40 @@ export function isoIn(ms: number, zone: string): string {
   return new Date(ms + offset).toISOString().slice(0, 23) + offsetText(offset, zone);
 }
 
-/** isoIn and dateIn of one instant, its zone offset read once (the slots answer needs both of each slot). */
+/**
+ * isoIn and dateIn of one instant, its zone offset read once (the slots answer needs both of each slot).
+ * The texts are put together from remembered pieces (a day's date, a time of day, an offset): a 31-day
+ * answer has a few hundred slots on a few dozen dates at a few dozen times, and a Date and its ISO text
+ * for each was most of the answer's serialisation.
+ */
 export function isoAndDateIn(ms: number, zone: string): { iso: string; date: string } {
   const offset = offsetAt(ms, zone);
-  const local = new Date(ms + offset).toISOString();
-  return { iso: local.slice(0, 23) + offsetText(offset, zone), date: local.slice(0, 10) };
+  const local = ms + offset;
+  const day = Math.floor(local / DAY);
+  const date = textOf(dateTexts, day, 0, 10);
+  return { iso: date + textOf(timeTexts, local - day * DAY, 10, 23) + offsetText(offset, zone), date };
+}
+
+/** day number → YYYY-MM-DD; milliseconds into a day → THH:MM:SS.mmm */
+const dateTexts = new Map<number, string>(), timeTexts = new Map<number, string>();
+
+/** The [from, to) characters of the ISO text of `key` days (dateTexts) or milliseconds (timeTexts). */
+function textOf(texts: Map<number, string>, key: number, from: number, to: number): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = new Date(texts === dateTexts ? key * DAY : key).toISOString().slice(from, to);
+    // bounded: slots fall on whole minutes of a few hundred years' days
+    if (texts.size >= 100_000) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
 }
 
 const offsetTexts = new Map<number, string>();
 
 /** How isoIn writes an offset: the zone named UTC (or GMT) as Z, any other as ±HH:MM, +00:00 included. */
 function offsetText(offset: number, zone: string): string {
-  if (/^(utc|gmt)$/i.test(zone)) return "Z";
+  if (zone.length === 3 && /^(utc|gmt)$/i.test(zone)) return "Z";
   let text = offsetTexts.get(offset);
   if (text === undefined) {
     const minutes = Math.round(Math.abs(offset) / 60_000);
