@@ -253,7 +253,9 @@ await runCli(async () => {
     }
   }
 
-  if (wants("scheduling")) results.push(await benchScheduling(sql, baseUrl, measure));
+  if (wants("scheduling")) {
+    results.push(await benchScheduling(sql, { baseUrl, builtUrl: `http://localhost:${builtPort}` }, measure));
+  }
   if (wants("forms")) results.push(await benchForms(sql, baseUrl, measure));
   if (wants("storefront")) results.push(...await benchStorefront(sql, { baseUrl, builtUrl: `http://localhost:${builtPort}` }, measure));
   const network = wants("network") ? await benchNetwork(sql, baseUrl) : undefined;

@@ -12,6 +12,12 @@ export interface KeptAnswer {
   body: string;
   etag: string;
   contentType: string;
+  /**
+   * The body already parsed, for a caller that keeps data it computes from rather than an answer it
+   * sends (the scheduling function's slot data): never mutated by whoever takes it. Counted in the budget
+   * as its body's size.
+   */
+  value?: unknown;
 }
 
 interface Kept extends KeptAnswer {

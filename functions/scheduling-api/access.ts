@@ -39,8 +39,21 @@ export type Caller =
   | { kind: "visitor" }
   | { kind: "attendee"; email: string };
 
+/**
+ * The answer version of the held time (migrations/20261126007200_scheduling_held_versions.sql): every
+ * change to what the slot search reads bumps it in its own transaction, so slot data kept at the version
+ * a request's admission saw is as fresh as a read of its own.
+ */
+export const HELD_SCOPE = "scheduling:held";
+
 export type SchedulingEnv = {
-  Variables: { requestId: string; site: SiteSettings; caller: Caller };
+  Variables: {
+    requestId: string;
+    site: SiteSettings;
+    caller: Caller;
+    /** HELD_SCOPE's version as this request's admission saw it (undefined where the scope is missing) */
+    heldVersion: number | undefined;
+  };
 };
 
 const JWT_SHAPE = /^ey[\w-]+\.[\w-]+\.[\w-]*$/;
@@ -114,6 +127,7 @@ export function schedulingAccess(
     }
     c.set("site", site);
     c.set("caller", caller);
+    c.set("heldVersion", admission.versions[HELD_SCOPE]);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };

@@ -22,6 +22,7 @@
 // Paths are relative to the function root: the host maps /api/scheduling/* and /functions/v1/scheduling-api/*
 // here (and /book/* for the page). cal-api-version is accepted on every route and never required.
 import { Hono } from "hono";
+import { answerCache } from "../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../shared/context.ts";
 import { RATE_LIMIT_HEADER_NAMES } from "../../shared/gate.ts";
 import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
@@ -42,6 +43,8 @@ import { sweepHandler } from "./routes/sweep.ts";
 
 export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
   const app = new Hono<SchedulingEnv>({ strict: false });
+  // the slot data the slots answers read, kept under the held-time version (routes/slots.ts)
+  const heldData = answerCache(ctx.sql, ctx.config.answerCacheBytes);
   app.use("*", requestId("X-Request-Id"));
   app.use("*", answerEntryRefusal((method) => methodNotAllowed(`The method ${method} is not allowed.`)));
   app.use(
@@ -64,7 +67,7 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
   const book = new Hono<SchedulingEnv>({ strict: false });
   book.use("*", page);
   roomRoutes(ctx, book);
-  bookerRoutes(ctx, book);
+  bookerRoutes(ctx, book, heldData);
   book.post("/:slug/checkout", payments.checkout);
   book.get("/:slug/payments/:id", payments.status);
   book.all("*", () => {
@@ -113,8 +116,8 @@ export function createSchedulingApp(ctx: FunctionContext): Hono<SchedulingEnv> {
     v2.on(["POST", "PUT", "PATCH", "DELETE"], path, readOnly("Away periods"));
   }
 
-  v2.get("/slots", slotsHandler(ctx));
-  v2.get("/slots/available", slotsHandler(ctx));
+  v2.get("/slots", slotsHandler(ctx, heldData));
+  v2.get("/slots/available", slotsHandler(ctx, heldData));
 
   const bookings = bookingRoutes(ctx);
   v2.get("/bookings", bookings.list);

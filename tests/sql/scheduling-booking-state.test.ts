@@ -48,6 +48,9 @@ test("the booking-state migration moves confirmedAt, previousStart and paymentSe
       provider: "https://cal.example",
       confirmedAt: "2032-12-01T10:00:00.000Z",
     });
+    // the rows above queued the held-time version's deferred triggers (migration 20261126007200), and a
+    // table with pending trigger events cannot be altered in the same transaction: fire them first
+    await tx`set constraints all immediate`;
     await tx.unsafe(MIGRATION);
 
     const moved = await row(tx, old);

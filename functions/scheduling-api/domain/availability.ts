@@ -61,17 +61,26 @@ export function rulesFor(type: EventType, lengthMinutes: number, weekStart: stri
 }
 
 export function slotHosts(type: EventType, data: SlotData): SlotHost[] {
+  // the held time by host in one pass (not one pass per host)
+  const held = new Map<string, SlotData["busy"]>();
+  for (const b of data.busy) {
+    const list = held.get(b.host_email);
+    if (list) list.push(b);
+    else held.set(b.host_email, [b]);
+  }
   return type.hosts.map(({ host, mandatory, schedule }) => {
     const overrides: SlotHost["overrides"] = {};
     for (const o of schedule?.overrides ?? []) {
       (overrides[o.date] ??= []).push({ start: o.startTime, end: o.endTime });
     }
-    const busy = data.busy.filter((b) => b.host_email === host.email)
-      .map((b) => ({ start: Number(b.start), end: Number(b.end), group: b.group ?? undefined }))
+    const rows = held.get(host.email) ?? [];
+    const busy = rows.map((b) => ({
+      start: Number(b.start),
+      end: Number(b.end),
+      group: b.group ?? undefined,
+    }))
       .sort((a, b) => a.start - b.start);
-    const bookedStarts = [
-      ...new Set(data.busy.filter((b) => b.host_email === host.email).map((b) => Number(b.booking_start))),
-    ];
+    const bookedStarts = [...new Set(rows.map((b) => Number(b.booking_start)))];
     return {
       email: host.email,
       mandatory: type.schedulingType === "COLLECTIVE" ? true : mandatory,

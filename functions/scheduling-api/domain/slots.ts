@@ -4,7 +4,18 @@
 //
 // Availability is computed per host in the host's schedule zone, date by date (so a DST change moves
 // the UTC instants, never the wall-clock hours), and the result is plain UTC milliseconds.
-import { addDays, dateIn, datesBetween, minutesOf, periodKey, wallToUtc, weekdayOf } from "./zones.ts";
+import {
+  addDays,
+  dateIn,
+  dateOfDay,
+  dayIn,
+  minutesOf,
+  periodIndex,
+  wallDayToUtc,
+  wallToUtc,
+  weekdayOf,
+  weekdayOfDay,
+} from "./zones.ts";
 
 export interface Interval {
   start: number;
@@ -82,19 +93,25 @@ const PERIODS = ["day", "week", "month", "year"] as const;
 /** The host's working hours as UTC intervals for every date overlapping [from, to). */
 export function hostHours(host: SlotHost, from: number, to: number): Interval[] {
   const out: Interval[] = [];
-  // one date of margin either side: a zone far from UTC has hours on the neighbouring UTC dates
-  const dates = datesBetween(addDays(dateIn(from, host.zone), -1), addDays(dateIn(to, host.zone), 1));
-  for (const date of dates) {
-    const override = host.overrides[date];
-    const spans = override ?? host.weekly.filter((w) => w.days.includes(weekdayOf(date)));
-    for (const span of spans) {
-      const s = minutesOf(span.start);
-      let e = minutesOf(span.end);
-      if (e === 0 && s > 0) e = 1440; // "22:00–00:00" runs to midnight
-      if (e <= s) continue; // 00:00–00:00: a day off
-      const start = wallToUtc(date, s, host.zone);
-      const end = wallToUtc(date, e, host.zone);
-      if (end > from && start < to && end > start) out.push({ start, end });
+  const weekly = host.weekly.map((w) => ({ days: w.days, start: minutesOf(w.start), end: minutesOf(w.end) }));
+  const overridden = Object.keys(host.overrides).length > 0;
+  const add = (day: number, s: number, e: number) => {
+    if (e === 0 && s > 0) e = 1440; // "22:00–00:00" runs to midnight
+    if (e <= s) return; // 00:00–00:00: a day off
+    const start = wallDayToUtc(day, s, host.zone);
+    const end = wallDayToUtc(day, e, host.zone);
+    if (end > from && start < to && end > start) out.push({ start, end });
+  };
+  // one date of margin either side: a zone far from UTC has hours on the neighbouring UTC dates. Dates
+  // as day numbers: a 31-day answer walks a hundred host-dates, and date strings were most of its cost
+  const last = dayIn(to, host.zone) + 1;
+  for (let day = dayIn(from, host.zone) - 1; day <= last; day++) {
+    const override = overridden ? host.overrides[dateOfDay(day)] : undefined;
+    if (override) {
+      for (const span of override) add(day, minutesOf(span.start), minutesOf(span.end));
+    } else {
+      const weekday = weekdayOfDay(day);
+      for (const span of weekly) if (span.days.includes(weekday)) add(day, span.start, span.end);
     }
   }
   return mergeIntervals(out);
@@ -146,6 +163,16 @@ export function windowEnd(
   return { start: -Infinity, end: wallToUtc(date, 1440, zone) };
 }
 
+/** A host as the slot loop reads it: hours and caps worked out once per answer, not per candidate. */
+interface HostState {
+  host: SlotHost;
+  hours: Interval[];
+  /** the first of `hours` that can still hold a slot (candidates come in start order) */
+  cursor: number;
+  longestBusy: number;
+  caps?: { day: Map<number, number>; week: Map<number, number> };
+}
+
 /**
  * Every open slot starting in [from, to), in start order. `now` is the clock reading that minimum
  * notice and the booking window count from.
@@ -167,20 +194,30 @@ export function computeSlots(
   const weekStart = rules.weekStart ?? 1;
   if (!hosts.length || length <= 0) return [];
 
-  const hours = new Map<string, Interval[]>();
-  for (const host of hosts) hours.set(host.email, hostHours(host, from - length, to + length));
-  const maxBusy = new Map<string, number>();
+  const states = new Map<SlotHost, HostState>();
   for (const host of hosts) {
-    maxBusy.set(
-      host.email,
-      host.busy.reduce((m, b) => Math.max(m, b.end - b.start), 0),
-    );
+    const state: HostState = {
+      host,
+      hours: hostHours(host, from - length, to + length),
+      cursor: 0,
+      longestBusy: host.busy.reduce((m, b) => Math.max(m, b.end - b.start), 0),
+    };
+    if (host.maxPerDay || host.maxPerWeek) {
+      const day = new Map<number, number>(), week = new Map<number, number>();
+      for (const s of host.bookedStarts ?? []) {
+        const d = periodIndex(s, host.zone, "day"), w = periodIndex(s, host.zone, "week", weekStart);
+        day.set(d, (day.get(d) ?? 0) + 1);
+        week.set(w, (week.get(w) ?? 0) + 1);
+      }
+      state.caps = { day, week };
+    }
+    states.set(host, state);
   }
 
   // candidate starts: each window's start (plus the offset), then every step, while the slot fits
   const candidates = new Set<number>();
-  for (const list of hours.values()) {
-    for (const span of list) {
+  for (const { hours } of states.values()) {
+    for (const span of hours) {
       for (let s = span.start + offset; s + length <= span.end; s += step) {
         if (s >= earliest && s < to) candidates.add(s);
       }
@@ -191,87 +228,97 @@ export function computeSlots(
   for (const g of rules.seatGroups ?? []) seatGroups.set(g.start, g);
   const seated = (rules.seatsPerTimeSlot ?? 0) > 0;
 
-  const periodCounts = countPeriods(rules.typeBookings ?? [], rules.zone, weekStart);
-  const hostCaps = new Map<string, { day: Map<string, number>; week: Map<string, number> }>();
-  for (const host of hosts) {
-    if (host.maxPerDay || host.maxPerWeek) {
-      const day = new Map<string, number>(), week = new Map<string, number>();
-      for (const s of host.bookedStarts ?? []) {
-        const d = periodKey(s, host.zone, "day"), w = periodKey(s, host.zone, "week", weekStart);
-        day.set(d, (day.get(d) ?? 0) + 1);
-        week.set(w, (week.get(w) ?? 0) + 1);
-      }
-      hostCaps.set(host.email, { day, week });
-    }
-  }
+  const limited = PERIODS.some((p) =>
+    rules.limitsCount?.[p] !== undefined ||
+    ((p === "day" || p === "week") && rules.limitsDuration?.[p] !== undefined)
+  );
+  const periodCounts = limited ? countPeriods(rules.typeBookings ?? [], rules.zone, weekStart) : undefined;
+  const collective = rules.schedulingType === "COLLECTIVE";
+  const mandatory = hosts.filter((h) => h.mandatory).map((h) => states.get(h)!);
+  const rota = hosts.filter((h) => !h.mandatory).map((h) => states.get(h)!);
+  const everyone = hosts.map((h) => states.get(h)!);
 
   const slots: Slot[] = [];
   for (const start of [...candidates].sort((a, b) => a - b)) {
     const end = start + length;
     if (window && (start < window.start || end > window.end)) continue;
-    if (!withinTypeLimits(start, length, rules, periodCounts, weekStart)) continue;
+    if (periodCounts && !withinTypeLimits(start, length, rules, periodCounts, weekStart)) continue;
 
     const group = seated ? seatGroups.get(start) : undefined;
     if (group && group.taken >= (rules.seatsPerTimeSlot ?? 0)) continue;
 
-    const padded = { start: start - before, end: end + after };
-    const free = (host: SlotHost): boolean => {
-      const list = hours.get(host.email)!;
-      if (!list.some((h) => h.start <= start && end <= h.end)) return false;
-      if (host.away.some((a) => overlaps(a, { start, end }))) return false;
-      const caps = hostCaps.get(host.email);
-      if (caps) {
-        if (host.maxPerDay && (caps.day.get(periodKey(start, host.zone, "day")) ?? 0) >= host.maxPerDay) {
-          return false;
-        }
-        if (
-          host.maxPerWeek &&
-          (caps.week.get(periodKey(start, host.zone, "week", weekStart)) ?? 0) >= host.maxPerWeek
-        ) {
-          return false;
-        }
-      }
-      const busy = host.busy;
-      for (let i = firstCandidate(busy, padded.start, maxBusy.get(host.email)!); i < busy.length; i++) {
-        const b = busy[i];
-        if (b.start >= padded.end) break;
-        // the seat group being joined holds this very time: it does not count against itself
-        if (group && b.group === group.uid) continue;
-        if (overlaps(b, padded)) return false;
-      }
-      return true;
-    };
-
+    const slot = { start, end, paddedStart: start - before, paddedEnd: end + after, group, weekStart };
     let chosen: string[];
-    if (rules.schedulingType === "COLLECTIVE") {
-      if (!hosts.every(free)) continue;
+    if (collective) {
+      if (!everyone.every((h) => hostFree(h, slot))) continue;
       chosen = hosts.map((h) => h.email);
     } else {
-      const mandatory = hosts.filter((h) => h.mandatory);
-      const rota = hosts.filter((h) => !h.mandatory);
-      if (!mandatory.every(free)) continue;
-      const freeRota = rota.filter(free);
+      if (!mandatory.every((h) => hostFree(h, slot))) continue;
+      const freeRota = rota.filter((h) => hostFree(h, slot));
       if (rota.length && !freeRota.length) continue;
-      chosen = [...mandatory, ...freeRota].map((h) => h.email);
+      chosen = [...mandatory, ...freeRota].map((h) => h.host.email);
     }
-    const slot: Slot = { start, end, hosts: chosen };
+    const open: Slot = { start, end, hosts: chosen };
     if (seated) {
       const total = rules.seatsPerTimeSlot!;
       const booked = group?.taken ?? 0;
-      slot.seats = { booked, remaining: total - booked, total, ...(group ? { bookingUid: group.uid } : {}) };
+      open.seats = { booked, remaining: total - booked, total, ...(group ? { bookingUid: group.uid } : {}) };
     }
-    slots.push(slot);
+    slots.push(open);
   }
   return slots;
 }
 
-type PeriodCounts = Record<(typeof PERIODS)[number], Map<string, { count: number; minutes: number }>>;
+/** Whether a host can take a candidate slot (candidates reach it in start order: its hours' cursor moves on). */
+function hostFree(
+  state: HostState,
+  slot: {
+    start: number;
+    end: number;
+    paddedStart: number;
+    paddedEnd: number;
+    group?: SeatGroup;
+    weekStart: number;
+  },
+): boolean {
+  const { host, hours } = state;
+  const { start, end } = slot;
+  // merged hours are disjoint and in order: the only one that can hold the slot is the first ending at or
+  // after its end, and an earlier one can hold no later candidate either
+  while (state.cursor < hours.length && hours[state.cursor].end < end) state.cursor++;
+  const span = hours[state.cursor];
+  if (!span || span.start > start) return false;
+  for (const a of host.away) if (a.start < end && start < a.end) return false;
+  const caps = state.caps;
+  if (caps) {
+    if (host.maxPerDay && (caps.day.get(periodIndex(start, host.zone, "day")) ?? 0) >= host.maxPerDay) {
+      return false;
+    }
+    if (
+      host.maxPerWeek &&
+      (caps.week.get(periodIndex(start, host.zone, "week", slot.weekStart)) ?? 0) >= host.maxPerWeek
+    ) {
+      return false;
+    }
+  }
+  const busy = host.busy;
+  for (let i = firstCandidate(busy, slot.paddedStart, state.longestBusy); i < busy.length; i++) {
+    const b = busy[i];
+    if (b.start >= slot.paddedEnd) break;
+    // the seat group being joined holds this very time: it does not count against itself
+    if (slot.group && b.group === slot.group.uid) continue;
+    if (b.start < slot.paddedEnd && slot.paddedStart < b.end) return false;
+  }
+  return true;
+}
+
+type PeriodCounts = Record<(typeof PERIODS)[number], Map<number, { count: number; minutes: number }>>;
 
 function countPeriods(bookings: Interval[], zone: string, weekStart: number): PeriodCounts {
   const counts = { day: new Map(), week: new Map(), month: new Map(), year: new Map() } as PeriodCounts;
   for (const b of bookings) {
     for (const period of PERIODS) {
-      const key = periodKey(b.start, zone, period, weekStart);
+      const key = periodIndex(b.start, zone, period, weekStart);
       const c = counts[period].get(key) ?? { count: 0, minutes: 0 };
       c.count++;
       c.minutes += (b.end - b.start) / MINUTE;
@@ -294,7 +341,7 @@ function withinTypeLimits(
     const limit = count[period];
     const minutes = period === "day" || period === "week" ? duration[period] : undefined;
     if (limit === undefined && minutes === undefined) continue;
-    const c = counts[period].get(periodKey(start, rules.zone, period, weekStart));
+    const c = counts[period].get(periodIndex(start, rules.zone, period, weekStart));
     if (limit !== undefined && (c?.count ?? 0) >= limit) return false;
     if (minutes !== undefined && (c?.minutes ?? 0) + length / MINUTE > minutes) return false;
   }

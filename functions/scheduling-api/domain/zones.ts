@@ -16,8 +16,17 @@ export const WEEKDAYS = [
 ] as const;
 export type Weekday = typeof WEEKDAYS[number];
 
+/** Zones already found valid: luxon's check builds an Intl formatter on every call (0.3 ms a slots request). */
+const validZones = new Set<string>();
+
 export function isZone(zone: unknown): zone is string {
-  return typeof zone === "string" && zone.length > 0 && IANAZone.isValidZone(zone);
+  if (typeof zone !== "string" || zone.length === 0) return false;
+  if (validZones.has(zone)) return true;
+  if (!IANAZone.isValidZone(zone)) return false;
+  // bounded: callers choose the names (a few hundred real ones, each in any letter case)
+  if (validZones.size >= 4096) validZones.clear();
+  validZones.add(zone);
+  return true;
 }
 
 /** `HH:MM` → minutes after midnight; "24:00" is the end of the day. */
@@ -80,9 +89,13 @@ export function offsetAt(ms: number, zone: string): number {
  * later (standard-time) instant. Minutes may be 1440 (the next midnight).
  */
 export function wallToUtc(date: string, minutes: number, zone: string): number {
-  if (minutes >= 1440) return wallToUtc(addDays(date, 1), 0, zone);
   const [year, month, day] = date.split("-").map(Number);
-  const local = Date.UTC(year, month - 1, day) + minutes * 60_000;
+  return wallDayToUtc(Date.UTC(year, month - 1, day) / DAY, minutes, zone);
+}
+
+/** wallToUtc for a date given as its day number (dayIn's, days since 1970-01-01). */
+export function wallDayToUtc(dayNumber: number, minutes: number, zone: string): number {
+  const local = dayNumber * DAY + (minutes >= 1440 ? DAY : minutes * 60_000);
   // the offsets a day either side: the wall time is one of local - before, local - after
   const before = offsetAt(local - DAY, zone), after = offsetAt(local + DAY, zone);
   const early = local - before, late = local - after;
@@ -91,6 +104,21 @@ export function wallToUtc(date: string, minutes: number, zone: string): number {
   if (earlyHolds) return early;
   if (lateHolds) return late;
   return local - before; // in the gap: the offset before the change moves the time forward by the gap
+}
+
+/** The day number (days since 1970-01-01) of the calendar date an instant falls on in a zone. */
+export function dayIn(ms: number, zone: string): number {
+  return Math.floor((ms + offsetAt(ms, zone)) / DAY);
+}
+
+/** ISO weekday (1 = Monday ... 7 = Sunday) of a day number (1970-01-01, day 0, was a Thursday). */
+export function weekdayOfDay(dayNumber: number): number {
+  return ((dayNumber % 7) + 10) % 7 + 1;
+}
+
+/** The calendar date (YYYY-MM-DD) of a day number. */
+export function dateOfDay(dayNumber: number): string {
+  return new Date(dayNumber * DAY).toISOString().slice(0, 10);
 }
 
 /** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
@@ -120,12 +148,69 @@ export function datesBetween(from: string, to: string): string[] {
 /** ISO text of an instant with the zone's offset, as the slots answer shows it ("...T09:00:00.000+02:00"). */
 export function isoIn(ms: number, zone: string): string {
   const offset = offsetAt(ms, zone);
-  const local = new Date(ms + offset).toISOString().slice(0, 23);
-  // the zone named UTC (or GMT) is written Z; any other zone writes its offset, +00:00 included
-  if (/^(utc|gmt)$/i.test(zone)) return `${local}Z`;
-  const minutes = Math.round(Math.abs(offset) / 60_000);
-  const hh = String(Math.floor(minutes / 60)).padStart(2, "0"), mm = String(minutes % 60).padStart(2, "0");
-  return `${local}${offset < 0 ? "-" : "+"}${hh}:${mm}`;
+  return new Date(ms + offset).toISOString().slice(0, 23) + offsetText(offset, zone);
+}
+
+/**
+ * isoIn and dateIn of one instant, its zone offset read once (the slots answer needs both of each slot).
+ * The texts are put together from remembered pieces (a day's date, a time of day, an offset): a 31-day
+ * answer has a few hundred slots on a few dozen dates at a few dozen times, and a Date and its ISO text
+ * for each was most of the answer's serialisation.
+ */
+export function isoAndDateIn(ms: number, zone: string): { iso: string; date: string } {
+  const offset = offsetAt(ms, zone);
+  const local = ms + offset;
+  const day = Math.floor(local / DAY);
+  const date = textOf(dateTexts, day, 0, 10);
+  return { iso: date + textOf(timeTexts, local - day * DAY, 10, 23) + offsetText(offset, zone), date };
+}
+
+/** day number → YYYY-MM-DD; milliseconds into a day → THH:MM:SS.mmm */
+const dateTexts = new Map<number, string>(), timeTexts = new Map<number, string>();
+
+/** The [from, to) characters of the ISO text of `key` days (dateTexts) or milliseconds (timeTexts). */
+function textOf(texts: Map<number, string>, key: number, from: number, to: number): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = new Date(texts === dateTexts ? key * DAY : key).toISOString().slice(from, to);
+    // bounded: slots fall on whole minutes of a few hundred years' days
+    if (texts.size >= 100_000) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
+}
+
+const offsetTexts = new Map<number, string>();
+
+/** How isoIn writes an offset: the zone named UTC (or GMT) as Z, any other as ±HH:MM, +00:00 included. */
+function offsetText(offset: number, zone: string): string {
+  if (zone.length === 3 && /^(utc|gmt)$/i.test(zone)) return "Z";
+  let text = offsetTexts.get(offset);
+  if (text === undefined) {
+    const minutes = Math.round(Math.abs(offset) / 60_000);
+    const hh = String(Math.floor(minutes / 60)).padStart(2, "0"), mm = String(minutes % 60).padStart(2, "0");
+    text = `${offset < 0 ? "-" : "+"}${hh}:${mm}`;
+    // offsets are whole seconds: a few hundred distinct ones in the whole tz database
+    if (offsetTexts.size < 4096) offsetTexts.set(offset, text);
+  }
+  return text;
+}
+
+/**
+ * The day, week (by weekStart), month or year an instant falls in, as a number: the same periods as
+ * periodKey's, cheaper to make and to look up where thousands of instants are counted (the slots).
+ */
+export function periodIndex(
+  ms: number,
+  zone: string,
+  period: "day" | "week" | "month" | "year",
+  weekStart = 1,
+): number {
+  const day = dayIn(ms, zone);
+  if (period === "day") return day;
+  if (period === "week") return day - (weekdayOfDay(day) - weekStart + 7) % 7;
+  const date = new Date(day * DAY);
+  return period === "month" ? date.getUTCFullYear() * 12 + date.getUTCMonth() : date.getUTCFullYear();
 }
 
 /** The start of the day, week (by weekStart), month or year an instant falls in, as a key. */

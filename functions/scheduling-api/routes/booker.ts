@@ -16,6 +16,7 @@ import { bookingOut } from "../wire.ts";
 import { parseCancel, parseCreate, parseReschedule } from "./bookings.ts";
 import { catalogOf, depsOf, jsonBody, typeVisible } from "./common.ts";
 import { slotsAnswer } from "./slots.ts";
+import type { AnswerCache } from "../../../shared/answer-cache.ts";
 
 /** A location as the booker page offers it. */
 function locationLabel(l: Location): string {
@@ -67,7 +68,7 @@ export function bookerData(type: EventType): BookerData {
   };
 }
 
-export function bookerRoutes(ctx: FunctionContext, book: Hono<SchedulingEnv>): void {
+export function bookerRoutes(ctx: FunctionContext, book: Hono<SchedulingEnv>, kept: AnswerCache): void {
   const page = async (c: import("hono").Context<SchedulingEnv>) => {
     const catalog = await catalogOf(ctx, c);
     const type = findType(catalog, c.req.param("slug")!);
@@ -90,6 +91,7 @@ export function bookerRoutes(ctx: FunctionContext, book: Hono<SchedulingEnv>): v
     (c) =>
       slotsAnswer(
         ctx,
+        kept,
         c,
         (name) =>
           name === "eventTypeSlug"

@@ -1,13 +1,14 @@
 // GET /v2/slots: open times of an event type for a range, keyed by day in the caller's time zone.
 import type { Context } from "hono";
 import type { FunctionContext } from "../../../shared/context.ts";
-import type { SchedulingEnv } from "../access.ts";
-import { openSlots } from "../domain/availability.ts";
+import type { AnswerCache } from "../../../shared/answer-cache.ts";
+import { HELD_SCOPE, type SchedulingEnv } from "../access.ts";
+import { openSlots, type SlotDataLoader } from "../domain/availability.ts";
 import { forwardSlots } from "../domain/forward.ts";
 import type { Slot } from "../domain/slots.ts";
-import { dateIn, isoIn, isZone } from "../domain/zones.ts";
+import { isoAndDateIn, isoIn, isZone } from "../domain/zones.ts";
 import { badRequest, success } from "../envelope.ts";
-import { slotData } from "../store/holds.ts";
+import { parseSlotData, type SlotData, slotData, slotDataText } from "../store/holds.ts";
 import { catalogOf, intParam, outboundOf, parseInstant, visibleType } from "./common.ts";
 
 const MAX_RANGE_DAYS = 100;
@@ -15,8 +16,8 @@ const MAX_RANGE_DAYS = 100;
 export function slotsOut(slots: Slot[], zone: string, range: boolean, showSeats: boolean) {
   const days: Record<string, Record<string, unknown>[]> = {};
   for (const s of slots) {
-    const item: Record<string, unknown> = { start: isoIn(s.start, zone) };
-    if (range) item.end = isoIn(s.end, zone);
+    const { iso, date } = isoAndDateIn(s.start, zone);
+    const item: Record<string, unknown> = range ? { start: iso, end: isoIn(s.end, zone) } : { start: iso };
     if (s.seats) {
       if (showSeats) {
         item.seatsBooked = s.seats.booked;
@@ -25,18 +26,42 @@ export function slotsOut(slots: Slot[], zone: string, range: boolean, showSeats:
       }
       if (s.seats.bookingUid) item.bookingUid = s.seats.bookingUid;
     }
-    (days[dateIn(s.start, zone)] ??= []).push(item);
+    (days[date] ??= []).push(item);
   }
   return days;
 }
 
-export function slotsHandler(ctx: FunctionContext) {
-  return (c: Context<SchedulingEnv>) => slotsAnswer(ctx, c, (name) => c.req.query(name) || undefined);
+export function slotsHandler(ctx: FunctionContext, kept: AnswerCache) {
+  return (c: Context<SchedulingEnv>) => slotsAnswer(ctx, kept, c, (name) => c.req.query(name) || undefined);
+}
+
+/**
+ * The slot data of a request: what a request that saw the same held-time version (or a later one) read
+ * for the same input, else its own round trip, kept for the next. The computation itself runs on every
+ * request: it depends on the clock (notice, booking window), the data does not.
+ */
+function keptSlotData(ctx: FunctionContext, kept: AnswerCache, version: number | undefined): SlotDataLoader {
+  return async (input) => {
+    if (version === undefined) return await slotData(ctx.sql, input);
+    const key = JSON.stringify(input);
+    const hit = kept.get(HELD_SCOPE, version, key);
+    if (hit?.value) return hit.value as SlotData;
+    const text = await slotDataText(ctx.sql, input);
+    const data = parseSlotData(text);
+    kept.put(HELD_SCOPE, version, key, {
+      body: text,
+      etag: "",
+      contentType: "application/json",
+      value: data,
+    });
+    return data;
+  };
 }
 
 /** The slots answer for query values read through `q` (the booker page fixes the type by its path). */
 export async function slotsAnswer(
   ctx: FunctionContext,
+  kept: AnswerCache,
   c: Context<SchedulingEnv>,
   q: (name: string) => string | undefined,
 ) {
@@ -84,7 +109,7 @@ export async function slotsAnswer(
       lengthMinutes: length,
       now: ctx.clock.now().getTime(),
       weekStart: catalog.sessions.weekStart,
-    }, (input) => slotData(ctx.sql, input))
+    }, keptSlotData(ctx, kept, c.get("heldVersion")))
     : [];
   return success(c, slotsOut(slots, zone, format === "range", type.seatsShowAvailabilityCount));
 }

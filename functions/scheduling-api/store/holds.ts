@@ -26,34 +26,42 @@ export interface SlotData {
   seat_groups: { uid: string; start: number; taken: number }[];
 }
 
+/** What slotData reads, as its input names it (the key slot data is kept under). */
+export interface SlotDataInput {
+  hosts: string[];
+  from: Date;
+  to: Date;
+  slug: string;
+  limitsFrom: Date | null;
+  limitsTo: Date | null;
+  seated: boolean;
+  /** a booking being moved: its own minutes do not count against the type's limits */
+  exceptBookingId?: number;
+}
+
 /**
  * Everything the slot computation needs from the database in one round trip: the held time of the
  * hosts around the range (GiST index of the exclusion constraint), this type's active bookings in the
  * limit periods, and its seat groups in the range.
  */
-export async function slotData(
-  db: Db,
-  input: {
-    hosts: string[];
-    from: Date;
-    to: Date;
-    slug: string;
-    limitsFrom: Date | null;
-    limitsTo: Date | null;
-    seated: boolean;
-    /** a booking being moved: its own minutes do not count against the type's limits */
-    exceptBookingId?: number;
-  },
-): Promise<SlotData> {
-  const [row] = await db<
-    {
-      busy: SlotData["busy"] | null;
-      type_bookings: SlotData["type_bookings"] | null;
-      seat_groups: SlotData["seat_groups"] | null;
-    }[]
-  >`
-    select
-      (select json_agg(json_build_object(
+export async function slotData(db: Db, input: SlotDataInput): Promise<SlotData> {
+  return parseSlotData(await slotDataText(db, input));
+}
+
+export function parseSlotData(text: string): SlotData {
+  const data = JSON.parse(text) as { [K in keyof SlotData]: SlotData[K] | null };
+  return {
+    busy: data.busy ?? [],
+    type_bookings: data.type_bookings ?? [],
+    seat_groups: data.seat_groups ?? [],
+  };
+}
+
+/** slotData's answer as the JSON text it arrives in (what a kept copy is measured and stored by). */
+export async function slotDataText(db: Db, input: SlotDataInput): Promise<string> {
+  const [row] = await db<{ data: string }[]>`
+    select json_build_object(
+      'busy', (select json_agg(json_build_object(
           'host_email', h.host_email,
           'start', (extract(epoch from lower(h.during)) * 1000)::bigint,
           'end', (extract(epoch from upper(h.during)) * 1000)::bigint,
@@ -61,8 +69,8 @@ export async function slotData(
           'booking_start', (extract(epoch from b.start_at) * 1000)::bigint) order by lower(h.during))
          from public.scheduling_holds h join public.scheduling_bookings b on b.id = h.booking_id
         where h.host_email = any(${input.hosts}::text[])
-          and h.during && tstzrange(${input.from}, ${input.to}, '[)')) as busy,
-      (select json_agg(json_build_object(
+          and h.during && tstzrange(${input.from}, ${input.to}, '[)')),
+      'type_bookings', (select json_agg(json_build_object(
           'start', (extract(epoch from start_at) * 1000)::bigint,
           'end', (extract(epoch from end_at) * 1000)::bigint))
          from public.scheduling_bookings
@@ -70,17 +78,15 @@ export async function slotData(
     input.limitsFrom !== null
   } and event_type_slug = ${input.slug} and status in ('accepted', 'pending')
           and id <> ${input.exceptBookingId ?? 0}
-          and start_at >= ${input.limitsFrom ?? input.from} and start_at < ${
-    input.limitsTo ?? input.to
-  }) as type_bookings,
-      (select json_agg(json_build_object(
+          and start_at >= ${input.limitsFrom ?? input.from} and start_at < ${input.limitsTo ?? input.to}),
+      'seat_groups', (select json_agg(json_build_object(
           'uid', g.seat_of, 'start', (extract(epoch from g.start_at) * 1000)::bigint, 'taken', g.taken))
          from (select seat_of, min(start_at) as start_at, count(*)::int as taken
                  from public.scheduling_bookings
                 where ${input.seated} and event_type_slug = ${input.slug} and seat_of is not null
                   and status in ('accepted', 'pending') and start_at >= ${input.from} and start_at < ${input.to}
-                group by seat_of) g) as seat_groups`;
-  return { busy: row.busy ?? [], type_bookings: row.type_bookings ?? [], seat_groups: row.seat_groups ?? [] };
+                group by seat_of) g))::text as data`;
+  return row.data;
 }
 
 /**

@@ -6,7 +6,20 @@ import fc from "fast-check";
 // @ts-types="@types/luxon"
 import { DateTime } from "luxon";
 import { test } from "../../helpers/test.ts";
-import { dateIn, isoIn, offsetAt, wallToUtc } from "../../../functions/scheduling-api/domain/zones.ts";
+import {
+  dateIn,
+  dateOfDay,
+  dayIn,
+  isoAndDateIn,
+  isoIn,
+  offsetAt,
+  periodIndex,
+  periodKey,
+  wallDayToUtc,
+  wallToUtc,
+  weekdayOf,
+  weekdayOfDay,
+} from "../../../functions/scheduling-api/domain/zones.ts";
 
 const ZONES = [
   "UTC",
@@ -35,8 +48,26 @@ test("dateIn, offsetAt and isoIn agree with luxon for any instant in any zone", 
       assert.equal(dateIn(ms, z), dt.toISODate());
       assert.equal(offsetAt(ms, z), dt.offset * 60_000);
       assert.equal(isoIn(ms, z), dt.toISO({ suppressMilliseconds: false }));
+      assert.deepEqual(isoAndDateIn(ms, z), { iso: isoIn(ms, z), date: dateIn(ms, z) });
     }),
     { numRuns: 5000 },
+  );
+});
+
+test("the weekday, date and period number of a day number agree with the date texts' own", () => {
+  fc.assert(
+    fc.property(instant, zone, fc.integer({ min: 1, max: 7 }), (ms, z, weekStart) => {
+      const date = dateIn(ms, z);
+      assert.equal(dateOfDay(dayIn(ms, z)), date);
+      assert.equal(weekdayOfDay(dayIn(ms, z)), weekdayOf(date));
+      const week = periodKey(ms, z, "week", weekStart);
+      assert.equal(dateOfDay(periodIndex(ms, z, "week", weekStart)), week);
+      const [y, m] = date.split("-").map(Number);
+      assert.equal(periodIndex(ms, z, "month"), y * 12 + m - 1);
+      assert.equal(periodIndex(ms, z, "year"), y);
+      assert.equal(wallDayToUtc(dayIn(ms, z), 600, z), wallToUtc(date, 600, z));
+    }),
+    { numRuns: 3000 },
   );
 });
 
@@ -67,7 +98,13 @@ function wallOf(ms: number, zone: string): string {
   let f = oracle.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", {
-      timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
     });
     oracle.set(zone, f);
   }
@@ -83,7 +120,9 @@ test("wallToUtc finds the instant whose wall clock reads the time (the later of 
       zone,
       (dayMs, minutes, z) => {
         const date = new Date(dayMs).toISOString().slice(0, 10);
-        const wanted = `${date} ${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+        const wanted = `${date} ${String(Math.floor(minutes / 60)).padStart(2, "0")}:${
+          String(minutes % 60).padStart(2, "0")
+        }`;
         const asUtc = Date.parse(`${date}T00:00:00Z`) + minutes * 60_000;
         // offsets are whole quarter hours from 1990 on: every candidate instant is asUtc minus k quarter hours
         const matches: number[] = [];
@@ -106,9 +145,18 @@ test("wallToUtc finds the instant whose wall clock reads the time (the later of 
 });
 
 test("the day Apia sprang forward (2011-09-24, 03:00 → 04:00): 04:00 exists, 03:30 moves to 04:30", () => {
-  assert.equal(new Date(wallToUtc("2011-09-24", 240, "Pacific/Apia")).toISOString(), "2011-09-24T14:00:00.000Z");
-  assert.equal(new Date(wallToUtc("2011-09-24", 210, "Pacific/Apia")).toISOString(), "2011-09-24T14:30:00.000Z");
-  assert.equal(new Date(wallToUtc("2011-09-24", 120, "Pacific/Apia")).toISOString(), "2011-09-24T13:00:00.000Z");
+  assert.equal(
+    new Date(wallToUtc("2011-09-24", 240, "Pacific/Apia")).toISOString(),
+    "2011-09-24T14:00:00.000Z",
+  );
+  assert.equal(
+    new Date(wallToUtc("2011-09-24", 210, "Pacific/Apia")).toISOString(),
+    "2011-09-24T14:30:00.000Z",
+  );
+  assert.equal(
+    new Date(wallToUtc("2011-09-24", 120, "Pacific/Apia")).toISOString(),
+    "2011-09-24T13:00:00.000Z",
+  );
 });
 
 test("1440 minutes is the next midnight, also where midnight is skipped", () => {
