@@ -115,23 +115,23 @@ class PagedConnection<R, T> implements Connection<T> {
   }
 }
 
+// made once, not per list: a page of products pages a list of variants and one of collections for each
+const position = (parts: unknown[] | undefined) => parts?.[0] as number | undefined;
+const placeCursor = (_: unknown, place: number) => encodeCursor([place]);
+
 /** A connection over a list already in memory; cursors are positions in the list. */
 export function connectionOfList<T>(items: T[], args: PageArgs): Connection<T> {
   const window = windowOf(args, positionReader);
-  const position = (parts: unknown[] | undefined) => parts?.[0] as number | undefined;
   const after = position(window.after);
   const before = position(window.before);
-  const listCursor = (r: { index: number }) => encodeCursor([r.index]);
-  const itemOf = (r: { item: T }) => r.item;
   // the common case, the first n of the list in its order: a place in the page is the place in the list
   if (!args.reverse && !window.fromEnd && after === undefined && before === undefined && window.trimTo === undefined) {
     const more = items.length > window.size;
     const page = more ? items.slice(0, window.size) : items;
-    return new PagedConnection(page, page, (_, place) => encodeCursor([place]), {
-      hasNextPage: more,
-      hasPreviousPage: false,
-    });
+    return new PagedConnection(page, page, placeCursor, { hasNextPage: more, hasPreviousPage: false });
   }
+  const listCursor = (r: { index: number }) => encodeCursor([r.index]);
+  const itemOf = (r: { item: T }) => r.item;
   const ordered = items.map((item, index) => ({ item, index }));
   if (args.reverse) ordered.reverse();
   // positions compare in the list's order, whichever way it is read
