@@ -434,9 +434,15 @@ export function variantByKey(product: Product, key: string): Variant | undefined
 
 /** Lowest and highest variant price (and compare-at price) of a product. */
 export function priceRange(product: Product, pick: (v: Variant) => number | null) {
-  const prices = product.variants.map(pick).filter((p): p is number => p !== null);
-  if (prices.length === 0) return { min: 0, max: 0 };
-  return { min: Math.min(...prices), max: Math.max(...prices) };
+  let min = Infinity;
+  let max = -Infinity;
+  for (const variant of product.variants) {
+    const price = pick(variant);
+    if (price === null) continue;
+    if (price < min) min = price;
+    if (price > max) max = price;
+  }
+  return min === Infinity ? { min: 0, max: 0 } : { min, max };
 }
 
 /** The plain text of a product's description: its body, else its summary. */
