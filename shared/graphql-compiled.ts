@@ -3,7 +3,7 @@
 // products answers thousands of fields. The compiled query calls the same resolvers with the same
 // context, so batching (one query per level) is unchanged. Used by the content and storefront APIs.
 import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema } from "graphql";
-import { type CompiledQuery, compileQuery, type CompilerOptions, isCompiledQuery } from "graphql-jit";
+import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 
 type Run = (root: unknown, context: unknown, variables: Record<string, unknown>) =>
   | ExecutionResult
@@ -12,15 +12,26 @@ type Run = (root: unknown, context: unknown, variables: Record<string, unknown>)
 /** Per schema and document (both kept by their callers' caches), each operation's compiled run. */
 const compiled = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Run>>>();
 
+export interface CompileOptions {
+  /**
+   * The resolvers hand the built-in scalars (String, Int, Float, Boolean, ID) and enums over already in
+   * their wire form, so the compiled query copies them instead of passing each through its type's
+   * serializer. Each such call built its error's locations and path up front, whether or not it failed:
+   * a page of 250 products has some 20,000 leaves. Custom scalars are serialized as before. A schema
+   * whose resolvers may return, say, a number for a String must leave this off.
+   */
+  leavesInWireForm?: boolean;
+}
+
 /**
- * The compiled run of a validated document's operation, made at its first use. `options` go to
- * graphql-jit: a schema is always run with the same ones (the compiled runs are kept per schema).
+ * The compiled run of a validated document's operation, made at its first use (with the options of that
+ * first call: a schema's caller passes the same ones every time).
  */
 export function compiledRun(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName?: string,
-  options?: Partial<CompilerOptions>,
+  options: CompileOptions = {},
 ): Run {
   let documents = compiled.get(schema);
   if (!documents) compiled.set(schema, documents = new WeakMap());
@@ -52,11 +63,13 @@ export function compiledRun(
 function compile(
   schema: GraphQLSchema,
   document: DocumentNode,
-  operationName?: string,
-  options?: Partial<CompilerOptions>,
+  operationName: string | undefined,
+  options: CompileOptions,
 ): Run | undefined {
   try {
-    const made = compileQuery(schema, document, operationName, options);
+    const made = compileQuery(schema, document, operationName, {
+      disableLeafSerialization: options.leavesInWireForm ?? false,
+    });
     if (!isCompiledQuery(made)) return undefined;
     const query = made as CompiledQuery;
     return (root, context, variables) => query.query(root, context, variables);

@@ -41,3 +41,30 @@ test("a compiled run answers as execute does, errors at their paths included", a
   await run(undefined, {}, { n: 5 });
   assert.equal(calls, 5, "every resolver still runs, once per field");
 });
+
+test("a run with leaves in wire form copies them as they are and still reports a leaf's error or null at its path", async () => {
+  const wire = makeExecutableSchema({
+    typeDefs: `enum Unit { KILOGRAMS GRAMS } scalar Decimal
+               type Query { items: [Item!]! }
+               type Item { id: ID! name: String! weight: Float unit: Unit! amount: Decimal! missing: String! }`,
+    resolvers: {
+      Query: { items: () => [{ id: "a", n: 1 }, { id: "b", n: 2 }] },
+      Item: {
+        name: (item: { id: string }) => `item ${item.id}`,
+        weight: (item: { n: number }) => (item.n === 1 ? 0.5 : null),
+        unit: () => "KILOGRAMS",
+        amount: (item: { n: number }) => `${item.n}.0`,
+        missing: (item: { n: number }) => (item.n === 1 ? "here" : null),
+      },
+    },
+  });
+  const document = parse(`{ items { id name weight unit amount missing } }`);
+  const expected = await execute({ schema: wire, document });
+  const actual = await compiledRun(wire, document, undefined, { leavesInWireForm: true })(undefined, {}, {});
+  assert.equal(JSON.stringify(actual.data), JSON.stringify(expected.data));
+  assert.deepEqual(
+    actual.errors?.map((e) => [e.message, e.path]),
+    expected.errors?.map((e) => [e.message, e.path]),
+  );
+  assert.equal(actual.errors?.length, 1, "the second item's missing non-null name is an error");
+});

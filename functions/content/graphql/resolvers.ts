@@ -117,7 +117,7 @@ function memo<T extends object>(ctx: GraphqlContext, row: object, key: string, m
 }
 
 /** How the compiled query runs over these nodes: their built-in scalars are serialized already. */
-export const LEAVES_SERIALIZED = { disableLeafSerialization: true } as const;
+export const LEAVES_SERIALIZED = { leavesInWireForm: true } as const;
 
 const SERIALIZERS: Record<string, GraphQLScalarType> = {
   String: GraphQLString,

@@ -23,6 +23,7 @@
 // its own sku; its price is its own or the offer's.
 import { type RichTextDocument, richTextPlainText } from "../../../shared/richtext.ts";
 import { toMinorUnits } from "../../../shared/payments/money.ts";
+import { flatText } from "../../../shared/flat-text.ts";
 
 export type ProductKind = "good" | "book";
 /** what a line is to the bag and the checkout: stackable goods and prints, single unlocks and downloads */
@@ -150,7 +151,8 @@ export function amount(value: unknown, currency: string): number | undefined {
 
 /** A record's file name: `records/products/tee.md` -> `tee`. */
 export function fileName(path: string): string {
-  return path.replace(/^.*\//, "").replace(/\.md$/, "");
+  // flat: a handle is in every answer that names the product (shared/flat-text.ts)
+  return flatText(path.replace(/^.*\//, "").replace(/\.md$/, ""));
 }
 
 /** A value made safe for a variant id tail (lower case, no `/` or `.`). */
@@ -195,7 +197,7 @@ export function offerFormats(
     const own = isObject ? str((entry as Record<string, unknown>).sku) : null;
     out.push({
       format,
-      sku: own ?? (index === 0 ? sku : `${sku}-${format.toUpperCase()}`),
+      sku: own ?? (index === 0 ? sku : flatText(sku, "-", format.toUpperCase())),
       price: (isObject ? amount((entry as Record<string, unknown>).price, currency) : undefined) ?? price,
     });
   });
@@ -204,6 +206,7 @@ export function offerFormats(
 
 /** The choices of a list, each once by the id tail it makes (the first listed wins). */
 function distinctChoices(values: string[]): string[] {
+  if (values.length < 2) return values;
   const tails = new Set<string>();
   return values.filter((value) => {
     const tail = tailPart(value);
@@ -324,19 +327,22 @@ function bookFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
   const linenChoice = cloths.length > 1 || foils.length > 1;
 
   const variants: Variant[] = [];
+  // a variant without choices (most books: one per format) makes no arrays beyond its one option
   const make = (f: Format, kind: VariantKind, choices: SelectedOption[]): Variant => {
-    const tail = choices.length ? choices.map((c) => tailPart(c.value)).join(".") : null;
     const format = FORMAT_LABELS[f.format];
+    const tail = choices.length ? choices.map((c) => tailPart(c.value)).join(".") : null;
     return {
       key: tail ? `${f.sku}/${tail}` : f.sku,
       sku: f.sku,
       tail,
-      title: [format, ...choices.map((c) => c.value)].join(" / "),
+      title: choices.length ? [format, ...choices.map((c) => c.value)].join(" / ") : format,
       kind,
       price: f.price,
       compareAtPrice: null,
       currency,
-      selectedOptions: [{ name: "Format", value: format }, ...choices],
+      selectedOptions: choices.length
+        ? [{ name: "Format", value: format }, ...choices]
+        : [{ name: "Format", value: format }],
       requiresShipping: kind === "print",
       stackable: kind === "print",
       available: true,
@@ -344,11 +350,17 @@ function bookFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
       imageId: cover,
     };
   };
-  if (unlock) variants.push(make(unlock, "unlock", []));
+  const none: SelectedOption[] = [];
+  if (unlock) variants.push(make(unlock, "unlock", none));
   for (const f of prints) {
+    const linen = linenChoice && f.format === "premium";
+    if (!contentsChoice && !linen) {
+      variants.push(make(f, "print", none));
+      continue;
+    }
     const contentChoices = contentsChoice ? contents.map((v) => [{ name: "Contents", value: v }]) : [[]];
     // the linen (cloth and foil) is the premium hardcover's binding: only that format offers it
-    const linenChoices = linenChoice && f.format === "premium"
+    const linenChoices = linen
       ? (cloths.length ? cloths : [""]).flatMap((cloth) =>
         (foils.length ? foils : [""]).map((foil) => [
           ...(cloth ? [{ name: "Cloth", value: cloth }] : []),
@@ -360,31 +372,39 @@ function bookFromRecord(row: RecordRow, ctx: CatalogContext): Product | undefine
       for (const l of linenChoices) variants.push(make(f, "print", [...c, ...l]));
     }
   }
-  for (const f of downloads) variants.push(make(f, "download", []));
+  for (const f of downloads) variants.push(make(f, "download", none));
   if (variants.length === 0) return undefined;
   variants.splice(MAX_VARIANTS);
 
-  // each option's values in the variants' order, each once (one pass over the variants)
-  const optionValues = new Map<string, Set<string>>();
-  for (const v of variants) {
-    for (const o of v.selectedOptions) {
-      const values = optionValues.get(o.name);
-      if (values) values.add(o.value);
-      else optionValues.set(o.name, new Set([o.value]));
+  // each option's values in the variants' order, each once (one pass over the variants); with Format
+  // alone, every variant is a format of its own
+  let options: ProductOption[];
+  if (variants.every((v) => v.selectedOptions.length === 1)) {
+    options = [{ name: "Format", values: variants.map((v) => v.selectedOptions[0].value) }];
+  } else {
+    const optionValues = new Map<string, Set<string>>();
+    for (const v of variants) {
+      for (const o of v.selectedOptions) {
+        const values = optionValues.get(o.name);
+        if (values) values.add(o.value);
+        else optionValues.set(o.name, new Set([o.value]));
+      }
     }
+    options = ["Format", "Contents", "Cloth", "Foil"]
+      .filter((name) => optionValues.has(name))
+      .map((name) => ({ name, values: [...optionValues.get(name)!] }));
   }
-  const options = ["Format", "Contents", "Cloth", "Foil"]
-    .filter((name) => optionValues.has(name))
-    .map((name) => ({ name, values: [...optionValues.get(name)!] }));
-  const handle = unlock ? fileName(row.path) : `${str(plainValue(row, "slug")) ?? fileName(row.path)}-print`;
-  const names = [
-    ...new Set([
-      handle,
-      ...variants.map((v) => v.sku),
-      ...offerSku(prints, offers.print),
-      ...offerSku(downloads, offers.download),
-    ]),
-  ];
+  const handle = unlock
+    ? fileName(row.path)
+    : flatText(str(plainValue(row, "slug")) ?? fileName(row.path), "-print");
+  // each name once, in this order (a handful: a list is cheaper than a set)
+  const names = [handle];
+  const name = (n: string) => {
+    if (!names.includes(n)) names.push(n);
+  };
+  for (const v of variants) name(v.sku);
+  offerSku(prints, offers.print).forEach(name);
+  offerSku(downloads, offers.download).forEach(name);
   const author = str(read("author"));
   return {
     ...common(row, ctx),
@@ -414,9 +434,15 @@ export function variantByKey(product: Product, key: string): Variant | undefined
 
 /** Lowest and highest variant price (and compare-at price) of a product. */
 export function priceRange(product: Product, pick: (v: Variant) => number | null) {
-  const prices = product.variants.map(pick).filter((p): p is number => p !== null);
-  if (prices.length === 0) return { min: 0, max: 0 };
-  return { min: Math.min(...prices), max: Math.max(...prices) };
+  let min = Infinity;
+  let max = -Infinity;
+  for (const variant of product.variants) {
+    const price = pick(variant);
+    if (price === null) continue;
+    if (price < min) min = price;
+    if (price > max) max = price;
+  }
+  return min === Infinity ? { min: 0, max: 0 } : { min, max };
 }
 
 /** The plain text of a product's description: its body, else its summary. */

@@ -1,5 +1,7 @@
 // Global ids on the wire (`gid://shopify/<Type>/<id>`): products and collections by handle, variants by
 // sku with an optional tail, carts by token. Clients treat them as opaque strings; we parse only our own.
+import { flatText } from "../../../shared/flat-text.ts";
+
 export const GID = "gid://shopify/";
 
 export type GidType =
@@ -16,8 +18,9 @@ export type GidType =
   | "ShopPolicy"
   | "Market";
 
+/** flat (shared/flat-text.ts): a page of products holds thousands of ids */
 export function gid(type: GidType, id: string): string {
-  return `${GID}${type}/${id}`;
+  return flatText(GID, type, "/", id);
 }
 
 /** The type and id of one of our gids, or undefined for anything else. */

@@ -1,6 +1,7 @@
 // Image addresses on the site's images door (/api/media/<space>/<asset>/<hash>/<file>), and the
 // Storefront API's transform arguments mapped to the door's parameters.
 import type { AssetRow } from "../store/catalog.ts";
+import { flatText } from "../../../shared/flat-text.ts";
 
 export interface ImageTransform {
   maxWidth?: number | null;
@@ -29,9 +30,18 @@ export function imageUrl(
 ): string {
   // a picture a record names by its address elsewhere keeps that address
   if (/^https?:\/\//.test(asset.path)) return asset.path;
-  const base = `${origin}/api/media/${encodeURIComponent(space)}/${asset.id}/${asset.content_hash}/${
-    encodeURIComponent(asset.file_name)
-  }`;
+  // flat (shared/flat-text.ts): a page of products holds an address for each
+  const base = flatText(
+    origin,
+    "/api/media/",
+    encodeURIComponent(space),
+    "/",
+    asset.id,
+    "/",
+    asset.content_hash,
+    "/",
+    encodeURIComponent(asset.file_name),
+  );
   if (!transform) return base;
   const scale = Math.min(3, Math.max(1, Math.floor(transform.scale ?? 1)));
   const side = (n?: number | null) => (n && n > 0 ? String(Math.min(MAX_SIDE, n * scale)) : undefined);
@@ -47,5 +57,5 @@ export function imageUrl(
   const fm = transform.preferredContentType ? FORMAT[transform.preferredContentType] : undefined;
   if (fm) params.set("fm", fm);
   const query = params.toString();
-  return query ? `${base}?${query}` : base;
+  return query ? flatText(base, "?", query) : base;
 }

@@ -67,6 +67,8 @@ export function connectionFrom<R, T>(
   window: Window,
   cursorOf: (row: R) => string,
   nodeOf: (row: R) => T,
+  /** the list's size across its pages, for a connection type with totalCount */
+  totalCount?: string,
 ): Connection<T> {
   const more = rows.length > window.size;
   let page = more ? rows.slice(0, window.size) : rows;
@@ -79,7 +81,7 @@ export function connectionFrom<R, T>(
   return new PagedConnection(page, page.map(nodeOf), (row) => cursorOf(row), {
     hasNextPage: window.fromEnd ? Boolean(window.before) : more,
     hasPreviousPage: window.fromEnd ? more : Boolean(window.after) || trimmed,
-  });
+  }, totalCount);
 }
 
 /**
@@ -95,6 +97,8 @@ class PagedConnection<R, T> implements Connection<T> {
     /** a row's cursor, given its place in the page */
     private readonly cursorOf: (row: R, place: number) => string,
     flags: { hasNextPage: boolean; hasPreviousPage: boolean },
+    /** set here, not added later: a property added to an instance changes its shape */
+    readonly totalCount?: string,
   ) {
     // read through the edges, so an edge's cursor and the page's are made once
     const cursorAt = (place: number) => (place >= 0 && place < rows.length ? this.edges[place].cursor : null);
@@ -115,23 +119,23 @@ class PagedConnection<R, T> implements Connection<T> {
   }
 }
 
+// made once, not per list: a page of products pages a list of variants and one of collections for each
+const position = (parts: unknown[] | undefined) => parts?.[0] as number | undefined;
+const placeCursor = (_: unknown, place: number) => encodeCursor([place]);
+
 /** A connection over a list already in memory; cursors are positions in the list. */
-export function connectionOfList<T>(items: T[], args: PageArgs): Connection<T> {
+export function connectionOfList<T>(items: T[], args: PageArgs, totalCount?: string): Connection<T> {
   const window = windowOf(args, positionReader);
-  const position = (parts: unknown[] | undefined) => parts?.[0] as number | undefined;
   const after = position(window.after);
   const before = position(window.before);
-  const listCursor = (r: { index: number }) => encodeCursor([r.index]);
-  const itemOf = (r: { item: T }) => r.item;
   // the common case, the first n of the list in its order: a place in the page is the place in the list
   if (!args.reverse && !window.fromEnd && after === undefined && before === undefined && window.trimTo === undefined) {
     const more = items.length > window.size;
     const page = more ? items.slice(0, window.size) : items;
-    return new PagedConnection(page, page, (_, place) => encodeCursor([place]), {
-      hasNextPage: more,
-      hasPreviousPage: false,
-    });
+    return new PagedConnection(page, page, placeCursor, { hasNextPage: more, hasPreviousPage: false }, totalCount);
   }
+  const listCursor = (r: { index: number }) => encodeCursor([r.index]);
+  const itemOf = (r: { item: T }) => r.item;
   const ordered = items.map((item, index) => ({ item, index }));
   if (args.reverse) ordered.reverse();
   // positions compare in the list's order, whichever way it is read
@@ -140,7 +144,7 @@ export function connectionOfList<T>(items: T[], args: PageArgs): Connection<T> {
     (after === undefined || rank(index) > rank(after)) && (before === undefined || rank(index) < rank(before))
   );
   if (window.fromEnd) candidates = candidates.reverse();
-  return connectionFrom(candidates.slice(0, window.size + 1), window, listCursor, itemOf);
+  return connectionFrom(candidates.slice(0, window.size + 1), window, listCursor, itemOf, totalCount);
 }
 
 function lazyEdge<T>(cursorOf: () => string, node: T): { cursor: string; node: T } {

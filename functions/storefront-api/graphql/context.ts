@@ -20,6 +20,7 @@ import * as cartStore from "../store/carts.ts";
 import * as catalogStore from "../store/catalog.ts";
 import type { AssetRow, CatalogRow, CollectionRow, ProductSort } from "../store/catalog.ts";
 import type { CartRow } from "../store/carts.ts";
+import { CollectionNode } from "./nodes.ts";
 
 export interface StoreContext {
   sql: Sql;
@@ -54,7 +55,8 @@ export interface Loaders {
   /** a product by any of its names (handle or sku): cart lines and variant ids go through this */
   productByName: DataLoader<string, Product | null>;
   collectionByHandle: DataLoader<string, CollectionRow | null>;
-  collectionsOf: DataLoader<Product, CollectionRow[], string>;
+  /** each product's collections, as nodes: one node per collection row, shared by the page's products */
+  collectionsOf: DataLoader<Product, CollectionNode[], string>;
   asset: DataLoader<string, AssetRow | null>;
   collectionProducts: DataLoader<CollectionProductsKey, CatalogRow[], string>;
   /** carts by token: aliased cart(id) reads of one request cost one query */
@@ -119,12 +121,15 @@ export function createStoreContext(input: {
         return handles.map((h) => rows.get(h) ?? null);
       }),
       collectionsOf: new DataLoader(async (list) => {
-        const rows = await catalogStore.collectionsNaming(sql, [...new Set(list.flatMap((p) => p.names))]);
-        // collections (their places in the rows) by the names they list, so each product finds its own
-        // without scanning them all
+        const names = [...new Set(list.flatMap((p) => p.names))];
+        const collections = (await catalogStore.collectionsNaming(sql, names)).map((row) =>
+          new CollectionNode(row, ctx)
+        );
+        // collections (their places in the records' order) by the names they list, so each product finds
+        // its own without scanning them all
         const byName = new Map<string, number[]>();
-        rows.forEach((c, place) => {
-          for (const n of c.names) {
+        collections.forEach((c, place) => {
+          for (const n of c.row.names) {
             const places = byName.get(n);
             if (!places) byName.set(n, [place]);
             else if (places[places.length - 1] !== place) places.push(place);
@@ -134,7 +139,7 @@ export function createStoreContext(input: {
           const places = p.names.length === 1
             ? byName.get(p.names[0]) ?? []
             : [...new Set(p.names.flatMap((n) => byName.get(n) ?? []))].sort((a, b) => a - b);
-          return places.map((place) => rows[place]); // in the records' order
+          return places.map((place) => collections[place]); // in the records' order
         });
       }, { cacheKeyFn: (p) => p.handle }),
       asset: new DataLoader(async (ids) => {

@@ -222,7 +222,11 @@ export async function run(
   request: GraphQLRequest,
   context: StoreContext,
 ): Promise<GraphQLResponse> {
-  const result = await compiledRun(storefrontSchema(), document, request.operationName)(
+  // every resolver and node getter returns the built-in scalars and enums in their wire form (strings,
+  // booleans, numbers and enum names as they are printed)
+  const result = await compiledRun(storefrontSchema(), document, request.operationName, {
+    leavesInWireForm: true,
+  })(
     undefined,
     context,
     request.variables ?? {},

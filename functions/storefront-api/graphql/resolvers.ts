@@ -389,10 +389,8 @@ export const resolvers = {
       return v ? variantParent(p.product, v) : null;
     },
     async collections(p: ProductParent, args: PageArgs, ctx: Ctx) {
-      const rows = await ctx.loaders.collectionsOf.load(p.product);
-      return Object.assign(connectionOfList(rows.map(collectionParent(ctx)), args), {
-        totalCount: String(rows.length),
-      });
+      const nodes = await ctx.loaders.collectionsOf.load(p.product);
+      return connectionOfList(nodes, args, String(nodes.length));
     },
     sellingPlanGroups: emptyConnection,
     ...metafieldResolvers,

@@ -37,6 +37,21 @@ test("MoneyV2 amounts print like Shopify's Decimal: one decimal at least, no tra
   assert.deepEqual(money(990, "USD"), { amount: "9.9", currencyCode: "USD" });
 });
 
+test("amounts print the same when their texts are kept: the same amount in two currencies, and past the bounds", () => {
+  assert.equal(decimalText(1500, "EUR"), "15.0");
+  assert.equal(decimalText(1500, "JPY"), "1500.0");
+  assert.equal(decimalText(1500, "EUR"), "15.0");
+  for (let minor = 0; minor < 5000; minor++) {
+    assert.equal(
+      decimalText(minor, "USD"),
+      `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0").replace(/0+$/, "") || "0"}`,
+    );
+  }
+  for (let c = 0; c < 70; c++) decimalText(100, `X${String.fromCharCode(65 + (c % 26))}${c}`);
+  assert.equal(decimalText(1235, "BHD"), "1.235");
+  assert.equal(decimalText(4999, "USD"), "49.99");
+});
+
 test("gids: ours parse, others do not; a cart id drops Shopify's ?key= suffix; a variant key splits at its first slash", () => {
   assert.equal(gid("Product", "tee"), "gid://shopify/Product/tee");
   assert.deepEqual(parseGid("gid://shopify/ProductVariant/TEE-01/m"), {
