@@ -69,7 +69,7 @@ export async function growArticles(sql: Sql, total: number): Promise<number> {
  * measured next share the disk with the writeback of a million rows (a 1M forms page measured twice its
  * 10k time in the bench; side by side on one settled database the two cost the same).
  */
-async function settle(sql: Sql, tables: string[]): Promise<void> {
+export async function settle(sql: Sql, tables: string[]): Promise<void> {
   for (const table of tables) await sql.unsafe(`vacuum analyze ${table}`);
   await sql.unsafe("checkpoint");
 }
