@@ -6,7 +6,6 @@ import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 // btree_gin puts a form's slug beside its responses' search terms in one GIN index
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import { callWorker } from "./worker-call.ts";
 
 export interface EmbeddedPostgres {
   url: string;
@@ -23,11 +22,32 @@ export interface EmbeddedPostgres {
  */
 const ON_DISK_SHARED_BUFFERS = "16MB";
 
-/** Runs initdb for a new data directory in a worker, whose memory is given back when it ends. */
+/**
+ * Runs initdb for a new data directory in a Deno process of its own (shared/embedded-init.ts), whose
+ * memory is given back when it exits, with this project's configuration (its npm packages) and write
+ * access to that directory only.
+ */
 async function initializeDataDir(dataDir: string): Promise<void> {
   if (await Deno.stat(`${dataDir}/PG_VERSION`).then(() => true, () => false)) return;
-  const answer = await callWorker(new URL("./embedded-init.ts", import.meta.url), { dataDir });
-  if (!answer.ok) throw new Error(`could not make the database in ${dataDir}: ${answer.error}`);
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+      "--allow-read",
+      `--allow-write=${dataDir}`,
+      "--allow-env",
+      new URL("./embedded-init.ts", import.meta.url).pathname,
+      dataDir,
+    ],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    const message = new TextDecoder().decode(stderr).trim().split("\n").slice(-5).join("\n");
+    throw new Error(`could not make the database in ${dataDir}: ${message}`);
+  }
 }
 
 /** dataDir undefined keeps the database in memory (tests); a path persists it (the dev host). */
