@@ -6,6 +6,7 @@ import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 // btree_gin puts a form's slug beside its responses' search terms in one GIN index
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { sharedStatements } from "./embedded-statements.ts";
 
 export interface EmbeddedPostgres {
   url: string;
@@ -95,11 +96,12 @@ export function freePort(hostname = "127.0.0.1"): number {
  * transaction already keeps the backend to its connection. It replaces the queue's processing loop,
  * so the pinned package version matters: re-check it when upgrading @electric-sql/pglite-socket.
  *
- * The one backend also holds every connection's named prepared statements, and a server would drop a
- * connection's own when it closes; PGlite never learns that a socket closed, so this does it: the names
- * each connection's Parse made (less those it Closed) are deallocated once the backend is free after
- * the connection is gone. Without it every reconnection of a pool (the driver closes idle connections
- * and recycles old ones) left a copy of each statement it had run in PGlite's memory for good.
+ * The one backend also holds every connection's named prepared statements: a statement whose text the
+ * backend already holds is shared (shared/embedded-statements.ts), and a server would drop a connection's
+ * own when it closes; PGlite never learns that a socket closed, so this does it: the statements no live
+ * connection uses any more are deallocated once the backend is free after the connection is gone.
+ * Without it every reconnection of a pool (the driver closes idle connections and recycles old ones)
+ * left a copy of each statement it had run in PGlite's memory for good.
  */
 function keepExchangesTogether(server: PGLiteSocketServer, notices: NotificationRelay): void {
   // deno-lint-ignore no-explicit-any
@@ -109,21 +111,8 @@ function keepExchangesTogether(server: PGLiteSocketServer, notices: Notification
   }
   const EXCHANGE_ENDS = new Set([0x53 /* Sync */, 0x51 /* Query */, 0x58 /* Terminate */]);
   let pinned: number | null = null;
-  const prepared = new Map<number, Set<string>>(); // named statements per live connection
-  const orphaned: string[] = []; // those of closed connections, deallocated once the backend is free
-  const decoder = new TextDecoder();
-  const track = (handlerId: number, message: Uint8Array) => {
-    const type = message[0];
-    if (type !== 0x50 /* Parse */ && !(type === 0x43 /* Close */ && message[5] === 0x53 /* statement */)) return;
-    const start = type === 0x50 ? 5 : 6;
-    const end = message.indexOf(0, start);
-    const name = decoder.decode(message.subarray(start, end < 0 ? message.length : end));
-    if (!name) return; // the unnamed statement goes with the next Parse
-    const names = prepared.get(handlerId) ?? new Set<string>();
-    prepared.set(handlerId, names);
-    if (type === 0x50) names.add(name);
-    else names.delete(name);
-  };
+  const statements = sharedStatements();
+  const orphaned: string[] = []; // statements no connection uses, deallocated once the backend is free
   // deno-lint-ignore no-explicit-any
   const release = async (db: any) => {
     // deno-lint-ignore no-explicit-any
@@ -152,23 +141,30 @@ function keepExchangesTogether(server: PGLiteSocketServer, notices: Notification
           item = this.queue.shift();
         }
         const type = item.message[0];
-        track(item.handlerId, item.message);
+        const route = statements.route(item.handlerId, item.message);
         const exchange = notices.exchange(item.handlerId, item.message);
         try {
-          await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(item.message, {
-              onRawData: (data: Uint8Array) => {
-                item.onData(data);
-                exchange.output(data);
-              },
-            })
-          );
+          if ("answer" in route) {
+            item.onData(route.answer);
+            exchange.output(route.answer);
+          } else {
+            await this.db.runExclusive(() =>
+              this.db.execProtocolRawStream(route.send, {
+                onRawData: (data: Uint8Array) => {
+                  item.onData(data);
+                  exchange.output(data);
+                  statements.answered(item.handlerId, route.send, data);
+                },
+              })
+            );
+          }
         } catch (error) {
           pinned = null;
           item.reject(error);
           continue;
         }
         await exchange.done();
+        if (type === 0x53 /* Sync */ || type === 0x51 /* Query */) statements.exchangeEnded(item.handlerId);
         this.lastHandlerId = item.handlerId;
         // a startup message (type byte 0) or the end of an exchange frees the backend for others
         pinned = type === 0 || EXCHANGE_ENDS.has(type) ? null : item.handlerId;
@@ -182,8 +178,7 @@ function keepExchangesTogether(server: PGLiteSocketServer, notices: Notification
   const clear = queue.clearQueueForHandler.bind(queue);
   queue.clearQueueForHandler = (id: number) => {
     if (pinned === id) pinned = null;
-    orphaned.push(...(prepared.get(id) ?? []));
-    prepared.delete(id);
+    orphaned.push(...statements.closed(id));
     notices.forget(id);
     clear(id);
     queueMicrotask(() => queue.processQueue());
