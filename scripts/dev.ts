@@ -7,9 +7,7 @@ import { createContext } from "../shared/context.ts";
 import { connect, type Sql } from "../shared/db.ts";
 import { startEmbeddedPostgres } from "../shared/embedded.ts";
 import { createKey, hashKey, KEY_KINDS, type KeyKind } from "../shared/keys.ts";
-import { migrate } from "../shared/migrate.ts";
 import { ensurePerson, mintPersonJwt, type Role, ROLES } from "../shared/people.ts";
-import { importSite } from "../shared/site/import.ts";
 import { serveHost } from "../web/host.ts";
 import { createDispatcher } from "../shared/webhooks/dispatcher.ts";
 import { allWebhookAdapters } from "../web/webhook-adapters.ts";
@@ -19,11 +17,11 @@ import { startDaily } from "../shared/daily.ts";
 import { runMeetingSweep, SWEEP_EVERY_MS } from "../functions/scheduling-api/sweep.ts";
 import { sweepCarts } from "../functions/storefront-api/store/carts.ts";
 import { startCartSweep } from "../functions/storefront-api/sweep.ts";
-import { readSiteConfigFile } from "../shared/site/content-dir.ts";
-import { demoSignIn, loadSiteCommunity } from "../functions/network/demo.ts";
+import { demoSignIn } from "../functions/network/demo.ts";
 import { CRAWL_AT_UTC, crawlDaily, projectorLoop } from "../functions/network/federation/projector.ts";
 import { dataDir, type DevState, devStateFile, readDevState, runCli } from "./cli.ts";
 import { idleReclaimer } from "./dev-memory.ts";
+import { prepareDevDatabase, prepareNewEmbeddedDatabase } from "./dev-database.ts";
 
 async function keyStillValid(
   sql: Sql,
@@ -42,41 +40,21 @@ async function keyStillValid(
 await runCli(async () => {
   const config = readConfig(Deno.env, { development: true });
   const data = dataDir();
+  // a new embedded database is made ready (migrated, imported) by a process of its own, whose memory goes
+  // with it (scripts/dev-database.ts); one that exists, or a server, is brought up to date here
+  const pgliteDir = `${data}/pglite`;
+  if (!config.databaseUrl && !(await Deno.stat(`${pgliteDir}/PG_VERSION`).then(() => true, () => false))) {
+    await prepareNewEmbeddedDatabase(pgliteDir);
+  }
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({
-    dataDir: `${data}/pglite`,
+    dataDir: pgliteDir,
     port: Number(Deno.env.get("PGPORT") ?? 54322),
   });
   const databaseUrl = config.databaseUrl ?? embedded!.url;
   const sql = connect(databaseUrl);
-  const applied = await migrate(sql, { onApply: (m) => console.log(`migrating: ${m.version}_${m.name}`) });
-  if (applied.length) console.log(`applied ${applied.length} migration(s)`);
-
-  const [settings] = await sql<{ mode: string; slug: string }[]>`select mode, slug from public.site_settings`;
-  // SITE_MODE, else the configuration's own: a database left in the other mode (an earlier SITE_MODE run)
-  // is imported again
-  const mode = config.siteModeOverride ?? (await readSiteConfigFile(config.siteDir)).mode;
-  if (settings && settings.mode !== mode) {
-    console.log(
-      `the database holds the site in ${settings.mode} mode; ${
-        config.siteModeOverride ? "SITE_MODE" : "its configuration"
-      } says ${mode}: importing it again in ${mode} mode`,
-    );
-  }
-  if (!settings || settings.mode !== mode) {
-    console.log(`importing the site from ${config.siteDir} (${mode} mode)`);
-    const counts = await importSite(sql, {
-      dir: config.siteDir,
-      modeOverride: config.siteModeOverride,
-      onProgress: (message: string) => console.log(`  ${message}`),
-    });
-    for (const warning of counts.warnings) console.log(`  warning: ${warning}`);
-    if (counts.warnings.length) console.log(`imported with ${counts.warnings.length} warning(s)`);
-  }
+  await prepareDevDatabase(sql, config);
   const [site] = await sql<{ slug: string; mode: string; config: { api?: { space?: string } } }[]>`
     select slug, mode, config from public.site_settings`;
-  // the demo community, into a site whose community is still empty
-  const community = await loadSiteCommunity(sql, config.siteDir, config);
-  if (community) console.log(`  ${community}`);
 
   const ctx = createContext({ ...config, databaseUrl }, { sql });
   const jwtSecret = await ctx.secrets.get("jwt");
