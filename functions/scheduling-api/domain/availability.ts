@@ -1,6 +1,6 @@
 // From an event type and the database's held time to the pure slot computation's inputs (and back).
 // The only I/O is the one `slotData` round trip, passed in so this stays testable.
-import type { SlotData } from "../store/holds.ts";
+import type { SlotData, SlotDataInput } from "../store/holds.ts";
 import type { EventType } from "./event-types.ts";
 import { weekdayNumber } from "./hosts.ts";
 import { computeSlots, type Slot, type SlotHost, type SlotRules } from "./slots.ts";
@@ -16,15 +16,8 @@ export interface SlotQuery {
   weekStart: string;
 }
 
-export type SlotDataLoader = (input: {
-  hosts: string[];
-  from: Date;
-  to: Date;
-  slug: string;
-  limitsFrom: Date | null;
-  limitsTo: Date | null;
-  seated: boolean;
-}) => Promise<SlotData>;
+/** Reads the slot data of a request's hosts and window: slotData's input, less the booking a move leaves out. */
+export type SlotDataLoader = (input: Omit<SlotDataInput, "exceptBookingId">) => Promise<SlotData>;
 
 /** The window of bookings the type's count and duration limits need (null when it has none). */
 export function limitsSpan(type: EventType, from: number, to: number): [Date, Date] | null {
