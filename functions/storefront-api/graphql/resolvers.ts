@@ -23,7 +23,7 @@ import type { CartView } from "./carts.ts";
 import { sortContextOf, type StoreContext, variantOf } from "./context.ts";
 import { CollectionNode, ImageNode, OptionNode, ProductNode, VariantNode } from "./nodes.ts";
 import { LANGUAGE_CODES } from "./enums.ts";
-import type { AssetRow, CatalogRow, CollectionSort, ProductSort } from "../store/catalog.ts";
+import type { CatalogRow, CollectionSort, ProductSort } from "../store/catalog.ts";
 import { richTextPlainText } from "../../../shared/richtext.ts";
 
 type Args = Record<string, any>;
