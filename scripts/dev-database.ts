@@ -13,6 +13,7 @@ import { importSite } from "../shared/site/import.ts";
 import { readSiteConfigFile } from "../shared/site/content-dir.ts";
 import { loadSiteCommunity } from "../functions/network/demo.ts";
 import { runCli } from "./cli.ts";
+import { runProjectModule } from "../shared/project-process.ts";
 
 export async function prepareDevDatabase(sql: Sql, config: RuntimeConfig): Promise<void> {
   const applied = await migrate(sql, { onApply: (m) => console.log(`migrating: ${m.version}_${m.name}`) });
@@ -46,18 +47,11 @@ export async function prepareDevDatabase(sql: Sql, config: RuntimeConfig): Promi
 
 /** Prepares a new embedded database in a process of its own (see above); throws when that fails. */
 export async function prepareNewEmbeddedDatabase(pgliteDir: string): Promise<void> {
-  const { code } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      `--config=${new URL("../deno.json", import.meta.url).pathname}`,
-      "-A",
-      new URL(import.meta.url).pathname,
-      pgliteDir,
-    ],
-    stdin: "null",
+  const { code } = await runProjectModule(new URL(import.meta.url), [pgliteDir], {
+    permissions: ["-A"],
     stdout: "inherit",
     stderr: "inherit",
-  }).output();
+  });
   if (code !== 0) throw new Error(`could not prepare the new database in ${pgliteDir} (exit code ${code})`);
 }
 

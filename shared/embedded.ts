@@ -7,6 +7,7 @@ import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { sharedStatements } from "./embedded-statements.ts";
+import { runProjectModule } from "./project-process.ts";
 
 export interface EmbeddedPostgres {
   url: string;
@@ -30,21 +31,12 @@ const ON_DISK_SHARED_BUFFERS = "16MB";
  */
 async function initializeDataDir(dataDir: string): Promise<void> {
   if (await Deno.stat(`${dataDir}/PG_VERSION`).then(() => true, () => false)) return;
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      `--config=${new URL("../deno.json", import.meta.url).pathname}`,
-      "--allow-read",
-      `--allow-write=${dataDir}`,
-      "--allow-env",
-      new URL("./embedded-init.ts", import.meta.url).pathname,
-      dataDir,
-    ],
+  const { code, stderr } = await runProjectModule(new URL("./embedded-init.ts", import.meta.url), [dataDir], {
+    permissions: ["--allow-read", `--allow-write=${dataDir}`, "--allow-env"],
     env: { NO_COLOR: "1" },
-    stdin: "null",
     stdout: "null",
     stderr: "piped",
-  }).output();
+  });
   if (code !== 0) {
     const message = new TextDecoder().decode(stderr).trim().split("\n").slice(-5).join("\n");
     throw new Error(`could not make the database in ${dataDir}: ${message}`);
