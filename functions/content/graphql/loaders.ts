@@ -56,44 +56,48 @@ export class Loaders {
     return rows;
   }
 
-  /** Entries by id at a stage. */
-  entries(stage: Stage): DataLoader<string, EntryRow | undefined> {
-    const key = `entries:${stage}`;
+  /** Rows by id through one loader, what each batch read (or found missing) remembered for `known`. */
+  private rowsById<R extends EntryRow | AssetRow>(
+    key: string,
+    read: (ids: string[]) => Promise<R[]>,
+  ): DataLoader<string, R | undefined> {
     return this.get(key, async (ids) => {
-      const rows = new Map((await entriesByIds(this.db, stage, [...ids])).map((r) => [r.id, r]));
+      const rows = new Map((await read([...ids])).map((r) => [r.id, r]));
       const seen = this.seenIn(key);
       for (const id of ids) seen.set(id, rows.get(id) ?? null);
       return ids.map((id) => rows.get(id));
     });
   }
 
-  /** Published assets by id (assets have no draft stage). */
-  assets(): DataLoader<string, AssetRow | undefined> {
-    return this.get("assets", async (ids) => {
-      const rows = new Map((await assetsByIds(this.db, [...ids])).map((r) => [r.id, r]));
-      const seen = this.seenIn("assets");
-      for (const id of ids) seen.set(id, rows.get(id) ?? null);
-      return ids.map((id) => rows.get(id));
-    });
-  }
-
-  /** Rows read otherwise (a collection's page): a link to one of them needs no read. */
-  primeEntries(stage: Stage, rows: EntryRow[]): void {
-    const loader = this.entries(stage);
-    const seen = this.seenIn(`entries:${stage}`);
+  /** Rows read otherwise (a collection's page), given to a loader: a link to one of them needs no read. */
+  private prime<R extends EntryRow | AssetRow>(
+    key: string,
+    loader: DataLoader<string, R | undefined>,
+    rows: R[],
+  ) {
+    const seen = this.seenIn(key);
     for (const row of rows) {
       loader.prime(row.id, row);
       seen.set(row.id, row);
     }
+  }
+
+  /** Entries by id at a stage. */
+  entries(stage: Stage): DataLoader<string, EntryRow | undefined> {
+    return this.rowsById(`entries:${stage}`, (ids) => entriesByIds(this.db, stage, ids));
+  }
+
+  /** Published assets by id (assets have no draft stage). */
+  assets(): DataLoader<string, AssetRow | undefined> {
+    return this.rowsById("assets", (ids) => assetsByIds(this.db, ids));
+  }
+
+  primeEntries(stage: Stage, rows: EntryRow[]): void {
+    this.prime(`entries:${stage}`, this.entries(stage), rows);
   }
 
   primeAssets(rows: AssetRow[]): void {
-    const loader = this.assets();
-    const seen = this.seenIn("assets");
-    for (const row of rows) {
-      loader.prime(row.id, row);
-      seen.set(row.id, row);
-    }
+    this.prime("assets", this.assets(), rows);
   }
 
   /**
