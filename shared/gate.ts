@@ -57,19 +57,67 @@ const lastTouched = new Map<string, number>();
 const LAST_TOUCHED_KEPT = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 
-interface AdmissionRow {
-  id: string | null;
-  name: string | null;
-  kind: KeyKind | null;
-  gated: boolean | null;
-  revoked: boolean | null;
-  /** the key's last_used_at in ms, as the statement's snapshot saw it (before its own touch) */
-  last_used_ms: number | null;
-  versions: Record<string, number> | null;
-  site: SiteSettings | null;
-  /** [window seconds, hits, window start in ms] each (JSON: parsed without the pool's type catalogue) */
-  windows: [number, number, number][] | null;
+/**
+ * What the admission statement answers, as one JSON array (one column parsed once: a column each cost
+ * the driver more than the statement's own work on a server): the key's id, name, kind, gated and
+ * revoked; its last_used_at in ms as the statement's snapshot saw it (before its own touch); the answer
+ * versions; the site settings when their version moved; and each window as [seconds, hits, start ms].
+ */
+type AdmissionRow = [
+  id: string | null,
+  name: string | null,
+  kind: KeyKind | null,
+  gated: boolean | null,
+  revoked: boolean | null,
+  lastUsedMs: number | null,
+  versions: Record<string, number> | null,
+  site: SiteSettings | null,
+  windows: [number, number, number][] | null,
+];
+
+/**
+ * The admission statement, one text for each of its four forms: with or without the key's touch, and
+ * counting with or without the minute's sweep. Fixed texts sent with their parameters rather than the
+ * driver's composed fragments: composing them was a fifth of the driver's work for every request of
+ * every API, and no caller's text ever enters them.
+ *   $1 the key's hash (null: no key presented)   $2 the bucket counted
+ *   $3 the caller's address bucket, counted instead when $1 matches no key (null: count $2 regardless)
+ *   $4 the windows' seconds   $5 now   $6 the site version this process already holds (null: none)
+ * The counters and the key's touch need no wait for the disk at commit (synchronous_commit off for this
+ * transaction only): a crash may lose the last fraction of a second of counts, never corrupt them, and
+ * on a server the flush was the larger part of the statement's time.
+ */
+function admissionText(touch: boolean, sweep: boolean): string {
+  const touched = touch
+    ? `update public.api_keys set last_used_at = $5
+        where id = (select id from k where not revoked
+                      and (last_used_at is null or last_used_at < $5::timestamptz - interval '60 seconds'))`
+    : "select";
+  return `
+    with k as (
+      select id, name, kind, gated, revoked_at is not null as revoked, last_used_at
+      from public.api_keys where hash = $1::text
+    ), touched as (${touched}), counted as (
+      select * from public.${sweep ? "rate_limit_hit" : "rate_limit_count"}(
+        case when $3::text is not null and not exists (select 1 from k) then $3::text else $2::text end, $4::int[], $5::timestamptz)
+    ), unflushed as (
+      select set_config('synchronous_commit', 'off', true)
+    ), v as (
+      select json_object_agg(scope, version) as versions, max(version) filter (where scope = 'site') as site
+      from public.answer_versions
+    )
+    select json_build_array(
+      k.id, k.name, k.kind, k.gated, k.revoked,
+      (extract(epoch from k.last_used_at) * 1000)::float8,
+      (select versions from v),
+      (select row_to_json(s) from (
+         select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s
+       where (select site from v) is distinct from $6::bigint),
+      (select json_agg(json_build_array(window_seconds, hits, extract(epoch from window_start) * 1000)) from counted)
+    ) as admission
+    from (select) one cross join unflushed left join k on true`;
 }
+const ADMISSION_TEXTS = [false, true].map((touch) => [false, true].map((sweep) => admissionText(touch, sweep)));
 
 export async function admit(
   db: Db,
@@ -94,63 +142,44 @@ export async function admit(
   const hash = input.token ? await hashKey(input.token) : null;
   const addressBucket = `${input.api}:ip:${input.clientAddress}`;
   const tokenBucket = hash ? `${input.api}:key:${hash.slice(0, 24)}` : addressBucket;
-  const bucket = input.unknownTokensBy === "address" && hash
-    ? db`(case when exists (select 1 from k) then ${tokenBucket} else ${addressBucket} end)`
-    : db`${tokenBucket}`;
   // sent as an array literal in text: a JS array needs the pool to have read Postgres's array types
   // first, which a fresh pool's first statements can race (postgres.js then sends "3600,1")
   const seconds = `{${input.windows.map((w) => Math.trunc(w.seconds)).join(",")}}`;
   // rate_limit_hit also tries the minute's sweep: a process asks it to once a minute, and only counts
   // otherwise (the sweep's own row would be one more write on every request)
   const minute = Math.floor(input.now.getTime() / 60_000);
-  const counter = minute !== sweptMinute ? db`public.rate_limit_hit` : db`public.rate_limit_count`;
+  const sweep = minute !== sweptMinute;
   sweptMinute = minute;
-  const counted = db`select * from ${counter}(${bucket}::text, ${seconds}::int[], ${input.now})`;
   const known = knownSites.get(db);
   const nowMs = input.now.getTime();
   const touchedAt = hash === null ? undefined : lastTouched.get(hash);
   const touchDue = hash !== null && (touchedAt === undefined || nowMs - touchedAt >= TOUCH_EVERY_MS);
-  const touch = touchDue
-    ? db`update public.api_keys set last_used_at = ${input.now}
-        where id = (select id from k where not revoked
-                      and (last_used_at is null or last_used_at < ${input.now}::timestamptz - interval '60 seconds'))`
-    : db`select`;
-  // plain columns where it can (this statement runs for every request of every API); the windows as JSON.
-  // The counters and the key's touch need no wait for the disk at commit (synchronous_commit off for
-  // this transaction only): a crash may lose the last fraction of a second of counts, never corrupt
-  // them, and on a server the flush was the larger part of the statement's time.
-  const [row] = await db<AdmissionRow[]>`
-    with k as (
-      select id, name, kind, gated, revoked_at is not null as revoked, last_used_at
-      from public.api_keys where hash = ${hash}
-    ), touched as (${touch}), counted as (${counted}), unflushed as (
-      select set_config('synchronous_commit', 'off', true)
-    ), v as (
-      select json_object_agg(scope, version) as versions, max(version) filter (where scope = 'site') as site
-      from public.answer_versions
-    )
-    select k.id, k.name, k.kind, k.gated, k.revoked,
-           (extract(epoch from k.last_used_at) * 1000)::float8 as last_used_ms,
-           (select versions from v) as versions,
-           (select row_to_json(s) from (
-              select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s
-            where (select site from v) is distinct from ${known?.version ?? null}::bigint) as site,
-           (select json_agg(json_build_array(window_seconds, hits, extract(epoch from window_start) * 1000))
-            from counted) as windows
-    from (select) one cross join unflushed left join k on true`;
-  const versions = (row.versions ?? {}) as Record<string, number>;
-  let site = row.site;
+  const [{ admission }] = await db.unsafe<{ admission: AdmissionRow }[]>(
+    ADMISSION_TEXTS[touchDue ? 1 : 0][sweep ? 1 : 0],
+    [
+      hash,
+      tokenBucket,
+      input.unknownTokensBy === "address" && hash ? addressBucket : null,
+      seconds,
+      input.now,
+      known?.version ?? null,
+    ],
+    { prepare: true },
+  );
+  const [id, name, kind, gated, revoked, lastUsedMs, read, readSite, counted] = admission;
+  const versions = read ?? {};
+  let site = readSite;
   if (site) knownSites.set(db, { version: versions.site, site });
   else if (known && known.version === versions.site) site = known.site;
   const windows = limits.map((w) => {
-    const counted = row.windows?.find(([seconds]) => seconds === w.seconds);
-    const count = counted?.[1] ?? 0;
-    const start = counted ? Number(counted[2]) : input.now.getTime();
-    const resetIn = Math.max(1, Math.ceil((start + w.seconds * 1000 - input.now.getTime()) / 1000));
+    const window = counted?.find(([seconds]) => seconds === w.seconds);
+    const count = window?.[1] ?? 0;
+    const start = window ? Number(window[2]) : nowMs;
+    const resetIn = Math.max(1, Math.ceil((start + w.seconds * 1000 - nowMs) / 1000));
     return { ...w, hits: count, remaining: Math.max(0, w.limit - count), resetIn };
   });
-  if (hash !== null && row.id && !row.revoked) rememberTouch(hash, row.last_used_ms, touchDue, nowMs);
-  const key = row.id ? { id: row.id, name: row.name!, kind: row.kind!, gated: row.gated!, revoked: row.revoked! } : null;
+  if (hash !== null && id && !revoked) rememberTouch(hash, lastUsedMs, touchDue, nowMs);
+  const key = id ? { id, name: name!, kind: kind!, gated: gated!, revoked: revoked! } : null;
   return {
     key,
     unknownKey: Boolean(input.token) && !key,

@@ -67,9 +67,9 @@ test("a lower-case get and head are served as GET and HEAD", async () => {
 test("a failure of the entry in front of an app leaves as that API's enveloped 500", async () => {
   const host = await testHost();
   const functions = createFunctions(host.ctx);
-  // a request the entry cannot rebuild: reading its signal throws, as a broken runtime object would
+  // a request the entry cannot rebuild: reading its method throws, as a broken runtime object would
   const broken = new Request(`${host.baseUrl}/api/scheduling/v2/bookings`);
-  Object.defineProperty(broken, "signal", { get: () => { throw new Error("secret runtime detail"); } });
+  Object.defineProperty(broken, "method", { get: () => { throw new Error("secret runtime detail"); } });
   const env: CallerEnv = {};
   const answers: [string, (body: any) => boolean][] = [
     ["scheduling-api", (body) => body.status === "error" && body.error.code === "INTERNAL_SERVER_ERROR"],

@@ -52,9 +52,16 @@ function siteLocales(c: Context<ContentEnv>): string[] {
  */
 function answerKey(c: Context<ContentEnv>): string {
   const access = c.get("access");
-  const url = new URL(c.req.url);
-  if (url.searchParams.has("access_token")) url.searchParams.delete("access_token");
-  return `${access.gated ? "gated" : "open"} ${c.req.path}${url.search}`;
+  const address = c.req.url;
+  const queryAt = address.indexOf("?");
+  let query = queryAt < 0 ? "" : address.slice(queryAt);
+  // only a key in the query needs the query parsed (most callers send theirs in a header)
+  if (query.includes("access_token")) {
+    const url = new URL(address);
+    url.searchParams.delete("access_token");
+    query = url.search;
+  }
+  return `${access.gated ? "gated" : "open"} ${c.req.path}${query}`;
 }
 
 /**
