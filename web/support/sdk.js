@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-window no-window-prefix -- a browser script: window is its global
 // The support desk's chat widget: GET /api/desk/packs/js/sdk.js. One script, no build step, loaded by
 // Chatwoot's install snippet unchanged: window.chatwootSDK.run({ websiteToken, baseUrl }) (also
 // window.VendorSupport.run) mounts it once; window.$chatwoot (the same object as window.$chatwidget) is
@@ -128,6 +129,7 @@ form button { padding: 0 14px; border: 0; border-radius: 10px; background: var(-
     let attempts = 0;
     let confirmedOnce = false;
     let lastFrame = 0;
+    // deno-lint-ignore prefer-const -- set when the socket opens, cleared when it stops
     let watchdog;
     let retry;
     function connect() {

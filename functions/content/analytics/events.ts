@@ -203,6 +203,7 @@ function jsonType(value: unknown): string {
 
 /** Postgres text and jsonb hold neither NUL nor lone surrogates: both become U+FFFD. */
 function clean(text: string): string {
+  // deno-lint-ignore no-control-regex -- NUL is what it replaces
   return text.toWellFormed().replace(/\u0000/g, "\uFFFD");
 }
 

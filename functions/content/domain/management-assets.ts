@@ -120,6 +120,7 @@ function readFile(value: unknown, path: string[], problems: FieldProblem[]): Pen
     problems.push({ name: "invalid", path, details: "a file needs uploadFrom (an upload link) or upload (an address)" });
     return undefined;
   }
+  // deno-lint-ignore no-control-regex -- control characters are refused in a file name
   if (typeof fileName !== "string" || !/^[^/\\\u0000-\u001f]{1,200}$/.test(fileName) || fileName === "." || fileName === "..") {
     problems.push({ name: "invalid", path, details: "fileName must be a file name (no slashes, at most 200 characters)", value: fileName });
     return undefined;

@@ -5,8 +5,7 @@
 // transaction under advisory locks (holdStore.lockBookingScope), so racing requests cannot exceed them.
 // @ts-types="@types/luxon"
 import { DateTime } from "luxon";
-import type { Clock } from "../../../shared/clock.ts";
-import type { Db, Sql, Tx } from "../../../shared/db.ts";
+import type { Db, Tx } from "../../../shared/db.ts";
 import { randomBase62 } from "../../../shared/ids.ts";
 import type { Caller } from "../access.ts";
 import { badRequest, forbidden, SchedulingError } from "../envelope.ts";
@@ -16,7 +15,6 @@ import * as paymentStore from "../store/payments.ts";
 import * as peopleStore from "../store/people.ts";
 import type { BookingRow } from "../store/bookings.ts";
 import { openSlots, rulesFor, type SlotDataLoader } from "./availability.ts";
-import type { Catalog } from "./catalog.ts";
 import {
   type EventType,
   isBookable,

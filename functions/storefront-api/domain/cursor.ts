@@ -23,6 +23,7 @@ export type KeysetSort = keyof typeof SORT_VALUES;
 export function encodeCursor(parts: unknown[]): string {
   const json = JSON.stringify(parts);
   // ASCII text is its own UTF-8: btoa takes it as it is (the same base64url, without the byte loop)
+  // deno-lint-ignore no-control-regex -- the ASCII range, NUL included
   if (/^[\x00-\x7f]*$/.test(json)) {
     return btoa(json).replace(/[+/=]/g, (c) => (c === "+" ? "-" : c === "/" ? "_" : ""));
   }

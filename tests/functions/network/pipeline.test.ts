@@ -70,6 +70,7 @@ test("the first statement runs inside the transaction: work that fails keeps not
 
 test("statements not waited for are kept when they succeed, in the order they were sent, with the work's answer", async () => {
   const name = relay();
+  // deno-lint-ignore require-await -- work that awaits nothing: every statement is left for later
   const answer = await pipelinedTransaction(sql, async (tx, later) => {
     later(insertCrawl(tx, name));
     later(tx`update public.network_crawls set answer = 'second' where relay = ${name}`);

@@ -231,6 +231,7 @@ Deno.test({
   const heard: string[] = [];
   const got = Promise.withResolvers<void>();
   // other tests enqueue at the same time: wait for this row's notification, not just any
+  // deno-lint-ignore prefer-const -- set once the row exists, after the listener that reads it
   let wanted: string | undefined;
   const listener = await sql.listen("webhook_outbox", (payload) => {
     heard.push(payload);

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-window no-window-prefix -- a browser script: window is its global
 // The booker page's script (served inline by the scheduling function). Plain browser JavaScript: it
 // reads its settings from #booker-data, loads open times from the page's own routes, and, when framed
 // by @calcom/embed-core (?embed=<namespace>), speaks its message protocol to the parent window.

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-window -- a browser script: window is its global
 // The site's bag and session, the browser script /cart/bag.js (the storefront function serves this file). The product
 // pages of the site add lines to the bag with window.sitewireBag.add(...); the cart handoff page and
 // the bag page use the same calls. The bag lives in localStorage; its checkout goes to the store
