@@ -217,7 +217,7 @@ export async function appendSync(
 ): Promise<void> {
   const commitBytes = await storage.getBytes(parseCid(head.cid));
   if (!commitBytes) throw new Error(`the head commit ${head.cid} of ${did} is not in its repository`);
-  const body = await syncEventBody({ did, commitCid: head.cid, commitBytes, rev: head.rev, time: now });
+  const body = syncEventBody({ did, commitCid: head.cid, commitBytes, rev: head.rev, time: now });
   announce?.("sync", body);
   await appendEvent(tx, { did, kind: "sync", body });
 }
@@ -271,12 +271,14 @@ async function keep(
   });
   const dataCid = dataCidOf(commit.newBlocks.get(commit.cid)!);
   const head = { cid: commit.cid.toString(), rev: commit.rev };
-  const car = await commitEventCar(commit);
+  // the commit's new blocks, their CIDs parsed once for the event and for storage
+  const newBlocks = commit.newBlocks.entries();
+  const car = commitEventCar(commit, newBlocks);
   const fits = fitsCommitEvent(car, ops.length);
   const body = fits ? commitEventBody({ did: account.did, commit, car, ops, prevData, time: now }) : undefined;
   // blocks in and out, the record index, the head and the event: one statement, not waited for when the
   // caller takes it `later` (nothing here needs its answer: storage has the blocks in memory already)
-  const { blocks, removed } = storage.taken(commit);
+  const { blocks, removed } = storage.taken(commit, newBlocks);
   if (body) announce?.("commit", body);
   await sendOrWait(later, keepCommit(tx, account.person_id, {
     rev: commit.rev,
