@@ -1,9 +1,9 @@
 // The event stream's bodies and frames (reference §9): each body is stored as DAG-CBOR without its seq;
 // a frame is the header `{op, t}` and the body with seq, two DAG-CBOR objects back to back, encoded with
 // @atproto/lex-cbor (cborg with the data model's rules, what @atproto/xrpc-server's frames use).
-import { BlockMap, blocksToCarFile, type CommitData } from "@atproto/repo";
+import type { CommitData } from "@atproto/repo";
 import { decodeAll, encode } from "@atproto/lex-cbor";
-import { parseCid } from "@atproto/lex-data";
+import { type Cid, parseCid } from "@atproto/lex-data";
 
 export interface CommitOp {
   action: "create" | "update" | "delete";
@@ -20,13 +20,54 @@ export interface CommitOp {
 export const COMMIT_EVENT_MAX_BLOCKS_BYTES = 2_000_000;
 export const COMMIT_EVENT_MAX_OPS = 200;
 
-/** The #commit's `blocks`: a CAR rooted at the commit, with its new blocks and the nodes the ops' proofs pass. */
-export async function commitEventCar(commit: CommitData): Promise<Uint8Array> {
-  // a map of its own: the commit's newBlocks are what storage keeps, and stay as they are
-  const blocks = new BlockMap();
-  blocks.addMap(commit.newBlocks);
-  blocks.addMap(commit.relevantBlocks);
-  return await blocksToCarFile(commit.cid, blocks);
+/** A block and the CID it is known by. */
+export interface CarBlock {
+  cid: Cid;
+  bytes: Uint8Array;
+}
+
+/**
+ * The #commit's `blocks`: a CAR (v1) rooted at the commit, with its new blocks (`newBlocks`, the commit's
+ * newBlocks as entries, which the caller reads once for storage too) and then the nodes the ops' proofs
+ * pass that are not among them. Written here in one pass: a BlockMap keeps its CIDs as text and parses
+ * each again on every pass over it, and the library's CAR writer is an async stream a chunk at a time.
+ */
+export function commitEventCar(commit: CommitData, newBlocks: CarBlock[] = commit.newBlocks.entries()): Uint8Array {
+  const blocks = [...newBlocks];
+  const taken = new Set(newBlocks.map((b) => b.cid.toString()));
+  for (const block of commit.relevantBlocks.entries()) {
+    const cid = block.cid.toString();
+    if (!taken.has(cid)) {
+      taken.add(cid);
+      blocks.push(block);
+    }
+  }
+  return carFile(commit.cid, blocks);
+}
+
+/** A CAR v1 file: its header ({version: 1, roots}) and each block as varint(length) CID bytes, block bytes. */
+export function carFile(root: Cid, blocks: CarBlock[]): Uint8Array {
+  const header = encode({ version: 1, roots: [root] } as never);
+  const parts: Uint8Array[] = [varint(header.byteLength), header];
+  for (const { cid, bytes } of blocks) parts.push(varint(cid.bytes.byteLength + bytes.byteLength), cid.bytes, bytes);
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
+
+/** An unsigned LEB128 varint (the CAR format's lengths). */
+function varint(value: number): Uint8Array {
+  const bytes: number[] = [];
+  while (value >= 0x80) {
+    bytes.push((value & 0x7f) | 0x80);
+    value = Math.floor(value / 128);
+  }
+  bytes.push(value);
+  return Uint8Array.from(bytes);
 }
 
 /** Whether a relay takes this commit as a #commit (see COMMIT_EVENT_MAX_BLOCKS_BYTES). */
@@ -68,13 +109,11 @@ export function commitEventBody(event: {
  * a new signing key). The CAR holds the signed commit block alone; a relay checks the signature and,
  * where its copy differs, fetches the repository anew.
  */
-export async function syncEventBody(event: { did: string; commitCid: string; commitBytes: Uint8Array; rev: string; time: Date }) {
+export function syncEventBody(event: { did: string; commitCid: string; commitBytes: Uint8Array; rev: string; time: Date }): Uint8Array {
   const cid = parseCid(event.commitCid);
-  const blocks = new BlockMap();
-  blocks.set(cid, event.commitBytes);
   return encode({
     did: event.did,
-    blocks: await blocksToCarFile(cid, blocks),
+    blocks: carFile(cid, [{ cid, bytes: event.commitBytes }]),
     rev: event.rev,
     time: event.time.toISOString(),
   } as never);

@@ -136,16 +136,14 @@ async function projectPaths(
   if (fresh) {
     // a repository from nothing (on joining): an empty genesis commit, then the records in batches
     const commit = await Repo.formatInitCommit(storage, account.did, keypair, []);
-    ({ head: last } = await keep(tx, storage, account, commit, [], null, now, later, cids, undefined, announce));
-    prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
+    ({ head: last, dataCid: prevData } = await keep(tx, storage, account, commit, [], null, now, later, cids, undefined, announce));
   }
   for (let i = 0; i < writes.length; i += OPS_PER_COMMIT) {
     const batch = writes.slice(i, i + OPS_PER_COMMIT);
     const repo = await Repo.load(storage, parseCid(last!.cid));
     const commit = await repo.formatCommit(batch, keypair);
     // `held` has every path a batch writes (each path once in all the batches): its cids are the ops' prev
-    ({ head: last, announced } = await keep(tx, storage, account, commit, batch, prevData, now, later, cids, held, announce));
-    prevData = dataCidOf(commit.newBlocks.get(commit.cid)!);
+    ({ head: last, announced, dataCid: prevData } = await keep(tx, storage, account, commit, batch, prevData, now, later, cids, held, announce));
   }
   // a repository made from nothing is announced whole as well (what the reference server does on
   // creating an account): a relay that missed the commits still learns the signed head
@@ -219,7 +217,7 @@ export async function appendSync(
 ): Promise<void> {
   const commitBytes = await storage.getBytes(parseCid(head.cid));
   if (!commitBytes) throw new Error(`the head commit ${head.cid} of ${did} is not in its repository`);
-  const body = await syncEventBody({ did, commitCid: head.cid, commitBytes, rev: head.rev, time: now });
+  const body = syncEventBody({ did, commitCid: head.cid, commitBytes, rev: head.rev, time: now });
   announce?.("sync", body);
   await appendEvent(tx, { did, kind: "sync", body });
 }
@@ -250,7 +248,8 @@ function dataCidOf(commitBytes: Uint8Array): string {
  * Keeps a commit (its blocks, the record index, the head) and announces it: with #commit, or with #sync
  * for its head when the commit is too big for one commit event (fitsCommitEvent), so that a relay fetches
  * the repository with getRepo rather than refuse the event. `cids` are the record cids of the writes,
- * `before` the cids their paths held. Answers the head and which event went out.
+ * `before` the cids their paths held. Answers the head, its tree's root (the next commit's prevData) and
+ * which event went out.
  */
 async function keep(
   tx: Tx,
@@ -264,7 +263,7 @@ async function keep(
   cids: Map<string, string>,
   before: Map<string, string> = new Map(),
   announce?: Announce,
-): Promise<{ head: Head; announced: "commit" | "sync" }> {
+): Promise<{ head: Head; dataCid: string; announced: "commit" | "sync" }> {
   const ops = writes.map((w) => {
     const path = `${w.collection}/${w.rkey}`;
     const cid = w.action === WriteOpAction.Delete ? null : cids.get(path)!;
@@ -272,12 +271,14 @@ async function keep(
   });
   const dataCid = dataCidOf(commit.newBlocks.get(commit.cid)!);
   const head = { cid: commit.cid.toString(), rev: commit.rev };
-  const car = await commitEventCar(commit);
+  // the commit's new blocks, their CIDs parsed once for the event and for storage
+  const newBlocks = commit.newBlocks.entries();
+  const car = commitEventCar(commit, newBlocks);
   const fits = fitsCommitEvent(car, ops.length);
   const body = fits ? commitEventBody({ did: account.did, commit, car, ops, prevData, time: now }) : undefined;
   // blocks in and out, the record index, the head and the event: one statement, not waited for when the
   // caller takes it `later` (nothing here needs its answer: storage has the blocks in memory already)
-  const { blocks, removed } = storage.taken(commit);
+  const { blocks, removed } = storage.taken(commit, newBlocks);
   if (body) announce?.("commit", body);
   await sendOrWait(later, keepCommit(tx, account.person_id, {
     rev: commit.rev,
@@ -290,7 +291,7 @@ async function keep(
   }, now));
   // #sync reads the signed commit from storage, where it has just been put
   if (!fits) await appendSync(tx, storage, account.did, head, now, announce);
-  return { head, announced: fits ? "commit" : "sync" };
+  return { head, dataCid, announced: fits ? "commit" : "sync" };
 }
 
 /** A new handle goes to the directory and out as #identity; the member's standing goes out as #account. */

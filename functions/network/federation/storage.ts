@@ -4,6 +4,8 @@ import { BlockMap, type CommitData, ReadableBlockstore, type RepoStorage } from 
 import { type Cid, parseCid } from "@atproto/lex-data";
 import type { Db, Tx } from "../../../shared/db.ts";
 import { blocksByCid, putBlocks, replaceBlocks } from "../store/repo.ts";
+// every commit worked out over this storage encodes each tree node once (see mst.ts)
+import "./mst.ts";
 
 /**
  * Blocks this process has read or written, shared by every repository and transaction: a block is named by
@@ -78,12 +80,12 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
 
   async putMany(blocks: BlockMap, rev: string): Promise<void> {
     this.cache.addMap(blocks);
-    await putBlocks(this.db as Tx, this.personId, rev, this.keep(blocks));
+    await putBlocks(this.db as Tx, this.personId, rev, this.keep(blocks.entries()));
   }
 
   /** The blocks as rows, each kept for the process too (a rolled-back write leaves only true copies). */
-  private keep(blocks: BlockMap): { cid: string; bytes: Uint8Array }[] {
-    return blocks.entries().map((e) => {
+  private keep(blocks: { cid: Cid; bytes: Uint8Array }[]): { cid: string; bytes: Uint8Array }[] {
+    return blocks.map((e) => {
       const cid = e.cid.toString();
       keepBlock(cid, e.bytes);
       return { cid, bytes: e.bytes };
@@ -105,10 +107,14 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
    * unreachable ones gone), and the rows the database must change to match: for a caller that writes
    * them in a statement of its own (keepCommit).
    */
-  taken(commit: CommitData): { blocks: { cid: string; bytes: Uint8Array }[]; removed: string[] } {
-    this.cache.addMap(commit.newBlocks);
+  taken(
+    commit: CommitData,
+    /** the commit's newBlocks as entries, if the caller has read them already */
+    newBlocks: { cid: Cid; bytes: Uint8Array }[] = commit.newBlocks.entries(),
+  ): { blocks: { cid: string; bytes: Uint8Array }[]; removed: string[] } {
+    for (const { cid, bytes } of newBlocks) this.cache.set(cid, bytes);
     const removed = commit.removedCids.toList().filter((cid) => !commit.newBlocks.has(cid));
     for (const cid of removed) this.cache.delete(cid);
-    return { blocks: this.keep(commit.newBlocks), removed: removed.map(String) };
+    return { blocks: this.keep(newBlocks), removed: removed.map(String) };
   }
 }

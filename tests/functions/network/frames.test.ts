@@ -4,10 +4,13 @@
 import assert from "node:assert/strict";
 import { decode, encode } from "@atproto/lex-cbor";
 import { parseCid } from "@atproto/lex-data";
+import { BlockMap, blocksToCarFile, MemoryBlockstore, readCarWithRoot, Repo, WriteOpAction } from "@atproto/repo";
+import { Secp256k1Keypair } from "@atproto/crypto";
 import { test } from "../../helpers/test.ts";
 import {
   accountEventBody,
   commitEventBody,
+  commitEventCar,
   identityEventBody,
   messageFrame,
   readFrame,
@@ -54,7 +57,7 @@ const bodies: [keyof typeof TYPE, string, Uint8Array][] = [
   ["identity", "with its handle", identityEventBody("did:plc:ewvi7nxzyoun6zhxrhs64oiz", "mira.example.test", time)],
   ["account", "active", accountEventBody("did:plc:ewvi7nxzyoun6zhxrhs64oiz", "active", time)],
   ["account", "taken down", accountEventBody("did:plc:ewvi7nxzyoun6zhxrhs64oiz", "takendown", time)],
-  ["sync", "the head's commit", await syncEventBody({
+  ["sync", "the head's commit", syncEventBody({
     did: "did:plc:ewvi7nxzyoun6zhxrhs64oiz",
     commitCid: CID,
     commitBytes: new Uint8Array(200).fill(7),
@@ -90,4 +93,33 @@ test("a body that is no map, or has a seq already, is refused rather than framed
   assert.throws(() => messageFrame("identity", 1, encode([1, 2] as never)), /map/);
   assert.throws(() => messageFrame("identity", 1, encode({ did: "did:plc:x", seq: 3 } as never)), /seq already/);
   assert.throws(() => messageFrame("identity", -1, encode({ did: "did:plc:x" } as never)), /whole number/);
+});
+
+test("a #commit's CAR is the one the library's writer makes of the same blocks, new ones first, and reads back whole", async () => {
+  const key = await Secp256k1Keypair.create();
+  const storage = new MemoryBlockstore();
+  const record = (i: number) => ({ $type: "app.bsky.feed.post", text: `post ${i}`, createdAt: time.toISOString() });
+  const writes = Array.from({ length: 40 }, (_, i) => ({
+    action: WriteOpAction.Create,
+    collection: "app.bsky.feed.post",
+    rkey: `3l6oveex3ii${String(i).padStart(2, "0")}`.replace(/\d/g, (d) => "234567abcd"[Number(d)]),
+    record: record(i),
+  }));
+  let repo = await Repo.create(storage, "did:plc:ewvi7nxzyoun6zhxrhs64oiz", key, writes as never);
+  for (const op of [
+    { action: WriteOpAction.Create, collection: "app.bsky.feed.post", rkey: "3l6ozzzzzzzzz", record: record(99) },
+    { action: WriteOpAction.Update, collection: "app.bsky.feed.post", rkey: writes[3].rkey, record: record(100) },
+    { action: WriteOpAction.Delete, collection: "app.bsky.feed.post", rkey: writes[7].rkey },
+  ]) {
+    const commit = await repo.formatCommit(op as never, key);
+    const library = new BlockMap();
+    library.addMap(commit.newBlocks);
+    library.addMap(commit.relevantBlocks);
+    const car = commitEventCar(commit);
+    assert.deepEqual(car, await blocksToCarFile(commit.cid, library), op.action);
+    const { root, blocks } = await readCarWithRoot(car);
+    assert.equal(root.toString(), commit.cid.toString());
+    assert.ok(blocks.equals(library), op.action);
+    repo = await repo.applyCommit(commit);
+  }
 });
