@@ -6,8 +6,9 @@
 // The compiled query (shared/graphql-compiled.ts) reads a field without a resolver as a property, where a
 // resolver costs a call, its arguments, a resolve info and its error handling: a page of 100 entries with
 // two levels of links answers some 15,000 leaf fields. So the schema a query runs on has no resolvers on
-// leaf fields; a leaf's only arguments are its own locale and an image transform, and a query that gives
-// a leaf any argument runs on the schema whose leaves resolve them (buildResolvers' `leafArguments`).
+// leaf fields, nor on rich text fields (a node holds each as its RichTextNode); a leaf's only arguments
+// are its own locale and an image transform, a rich text field's its locale, and a query that gives one
+// of them any argument runs on the schema whose leaves resolve them (buildResolvers' `leafArguments`).
 // The nodes hold their String, Int, Float and Boolean values already serialized (or the error serializing
 // one gives), so the query is compiled not to serialize those (LEAVES_SERIALIZED): graphql-jit's
 // serializing read of a leaf allocates its error's locations and path on every read, error or not.
@@ -16,7 +17,6 @@
 // a link field's own value is read in the parent's locale, the entity it points at in the new one.
 import {
   GraphQLBoolean,
-  GraphQLError,
   GraphQLFloat,
   GraphQLInt,
   GraphQLScalarType,
@@ -32,7 +32,7 @@ import type { CollectionQuery, WithheldBodies } from "../domain/entry-query.ts";
 import { shapeAsset, type ShapeContext, shapeEntry } from "../domain/shape.ts";
 import { mediaPrefix } from "../../../shared/site/media-address.ts";
 import { type AssetRow, type EntryRow, queryAssets, queryEntries, type Stage } from "../store/entries.ts";
-import { pathError } from "./envelope.ts";
+import { answerError, pathError } from "./envelope.ts";
 import { assetAddress, type ImageTransform } from "./image-url.ts";
 import type { Loaders, Ranked } from "./loaders.ts";
 import type { FieldPlan, SchemaPlan, TypePlan } from "./plan.ts";
@@ -131,23 +131,40 @@ function serialized(scalar: GraphQLScalarType, value: unknown): unknown {
   try {
     const out = scalar.serialize(value);
     if (out === undefined || Number.isNaN(out)) {
-      return new GraphQLError(`Expected a value of type "${scalar.name}" but received: ${value}`);
+      return answerError(`Expected a value of type "${scalar.name}" but received: ${value}`);
     }
     return out;
   } catch (error) {
-    return new GraphQLError(
+    return answerError(
       (error as Error)?.message || `Expected a value of type "${scalar.name}" but received an Error`,
     );
   }
 }
 
+/** What the built-in scalar's serialize gives a value already of its type: that value. */
+function inWireForm(scalar: string, value: unknown): boolean {
+  switch (scalar) {
+    case "String":
+      return typeof value === "string";
+    case "Boolean":
+      return typeof value === "boolean";
+    case "Int":
+      return Number.isInteger(value) && (value as number) >= -2147483648 && (value as number) <= 2147483647;
+    case "Float":
+      return typeof value === "number" && Number.isFinite(value);
+  }
+  return false;
+}
+
 /** A value field's value serialized: a list of strings item by item; anything not a list stays as it is. */
 function serializedValue(scalar: string, value: unknown): unknown {
-  if (value === undefined || value === null) return value;
+  if (value === undefined || value === null || inWireForm(scalar, value)) return value;
   if (scalar === "[String]") {
-    return Array.isArray(value)
-      ? Array.from(value, (item) => item === undefined || item === null ? item : serialized(GraphQLString, item))
-      : value;
+    if (!Array.isArray(value)) return value;
+    const plain = (item: unknown) => item === undefined || item === null || typeof item === "string";
+    return value.every(plain)
+      ? value
+      : value.map((item) => plain(item) ? item : serialized(GraphQLString, item));
   }
   const builtin = SERIALIZERS[scalar];
   return builtin ? serialized(builtin, value) : value; // DateTime and JSON serialize as they are read
@@ -162,7 +179,13 @@ function entryNode(ctx: GraphqlContext, row: EntryRow, stage: Stage, locale: str
     // the fields' own object: no field id is sys, metadata or contentfulMetadata (names.ts reserves them)
     const node = shaped.fields as EntryNode;
     for (const plan of ctx.plan.byModel.get(row.model_id)?.fields ?? []) {
-      if (plan.kind === "value" && plan.id in node) node[plan.id] = serializedValue(plan.scalar, node[plan.id]);
+      if (!(plan.id in node)) continue;
+      if (plan.kind === "value") node[plan.id] = serializedValue(plan.scalar, node[plan.id]);
+      // a rich text field is its node, read as a property where the query gives the field no locale
+      else if (plan.kind === "richText") {
+        const doc = node[plan.id];
+        node[plan.id] = doc ? new RichTextNode(doc, stage, locale) : null;
+      }
     }
     node.sys = sysOf(shaped, locale);
     node.contentfulMetadata = node.metadata = metadataOf(shaped);
@@ -532,11 +555,8 @@ function entryTypeResolvers(type: TypePlan, leafArguments: boolean) {
         resolvers[plan.name] = (node, args, ctx) => linkedAssets(ctx, node, plan.id, args, where);
         break;
       case "richText":
-        resolvers[plan.id] = (node, args, ctx): RichTextNode | null => {
-          const shown = entryIn(ctx, node, args.locale);
-          const doc = fieldOf(shown, plan.id);
-          return doc ? new RichTextNode(doc, shown[SOURCE].stage, shown[SOURCE].locale) : null;
-        };
+        // the node holds the field's RichTextNode (entryNode): a resolver only for the field's own locale
+        if (leafArguments) resolvers[plan.id] = (node, args, ctx) => fieldOf(entryIn(ctx, node, args.locale), plan.id);
         break;
     }
   }
