@@ -19,6 +19,7 @@ import {
   GraphQLBoolean,
   GraphQLFloat,
   GraphQLInt,
+  type GraphQLResolveInfo,
   GraphQLScalarType,
   GraphQLString,
   Kind,
@@ -36,6 +37,7 @@ import { answerError, pathError } from "./envelope.ts";
 import { assetAddress, type ImageTransform } from "./image-url.ts";
 import type { Loaders, Ranked } from "./loaders.ts";
 import type { FieldPlan, SchemaPlan, TypePlan } from "./plan.ts";
+import { type Reach, reachOfCollection, RICH_TEXT_LINKS } from "./reach.ts";
 import { toCondition, toOrders } from "./where.ts";
 
 export interface GraphqlContext {
@@ -241,6 +243,18 @@ function linkOf(value: unknown): Link["sys"] | undefined {
   return sys?.type === "Link" && typeof sys.id === "string" ? sys : undefined;
 }
 
+/** The ids a list of links names, in its order (anything not a link left out). */
+function linkIds(value: unknown): string[] {
+  const ids: string[] = [];
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const link = linkOf(item);
+      if (link) ids.push(link.id);
+    }
+  }
+  return ids;
+}
+
 /** Sys as GraphQL shows it, read off REST's sys (so the two never disagree). */
 function sysOf(shaped: Record<string, unknown>, locale: string) {
   const sys = shaped.sys as Record<string, any>;
@@ -304,7 +318,7 @@ function page<T>(items: T[], total: number, args: Args) {
 
 // ---- collections at the root -------------------------------------------------------------------------
 
-async function entryCollection(ctx: GraphqlContext, args: Args, type?: TypePlan) {
+async function entryCollection(ctx: GraphqlContext, args: Args, type?: TypePlan, info?: GraphQLResolveInfo) {
   const stage = pickStage(args.preview, "published");
   const locale = pickLocale(ctx, args.locale, ctx.defaultLocale);
   const query: CollectionQuery = {
@@ -323,7 +337,57 @@ async function entryCollection(ctx: GraphqlContext, args: Args, type?: TypePlan)
   };
   const { rows, total } = await queryEntries(ctx.db, stage, query, localeChain(ctx.site, locale));
   ctx.loaders.primeEntries(stage, rows); // a later link to one of them needs no read
-  return page(rows.map((row) => entryNode(ctx, row, stage, locale)), total, args);
+  const nodes = rows.map((row) => entryNode(ctx, row, stage, locale));
+  const reach = info?.fieldNodes.length === 1
+    ? reachOfCollection(
+      { schema: info.schema, plan: ctx.plan, fragments: info.fragments, variables: info.variableValues },
+      info.fieldNodes[0],
+      type ? [type.typeName] : ctx.plan.types.map((t) => t.typeName),
+    )
+    : undefined;
+  if (reach) await readAhead(ctx, nodes, reach, stage, locale);
+  return page(nodes, total, args);
+}
+
+/**
+ * Reads what the query reaches from these entries (reach.ts), level by level: one statement per level for
+ * the entries and one for the assets, as REST's include reads, ids this request has read left out. The
+ * link fields below then find every row read and resolve at once: without this, each link field of a
+ * level made a promise and waited for the level's read. Fields the plan leaves out read as before.
+ */
+async function readAhead(ctx: GraphqlContext, nodes: EntryNode[], reach: Reach, stage: Stage, locale: string) {
+  let level: [EntryNode, Reach][] = nodes.map((node) => [node, reach]);
+  while (level.length) {
+    const entryIds = new Set<string>();
+    const assetIds = new Set<string>();
+    const below: [string[], Reach][] = [];
+    const add = (ids: string[], into: Set<string>, next?: Reach) => {
+      for (const id of ids) into.add(id);
+      if (next && ids.length) below.push([ids, next]);
+    };
+    for (const [node, at] of level) {
+      const steps = at.get(ctx.plan.byModel.get(node[SOURCE].row.model_id)?.typeName ?? "");
+      for (const step of steps ?? []) {
+        const value = node[step.id];
+        if (step.kind === "entry" || step.kind === "asset") {
+          const link = linkOf(value);
+          if (link) add([link.id], step.kind === "entry" ? entryIds : assetIds, step.kind === "entry" ? step.next : undefined);
+        } else if (step.kind === "entries" || step.kind === "assets") {
+          const ids = linkIds(value).slice(step.skip, step.skip + step.limit);
+          add(ids, step.kind === "entries" ? entryIds : assetIds, step.kind === "entries" ? step.next : undefined);
+        } else if (value instanceof RichTextNode) {
+          add(richTextIds(value, step.linkType, step.nodeType), step.linkType === "Entry" ? entryIds : assetIds, step.next);
+        }
+      }
+    }
+    await Promise.all([ctx.loaders.entriesNow(stage, [...entryIds]), ctx.loaders.assetsNow([...assetIds])]);
+    level = [];
+    for (const [ids, next] of below) {
+      const rows = ctx.loaders.entriesNow(stage, ids);
+      if (!Array.isArray(rows)) continue; // a read that failed: the fields below try again and report it
+      for (const row of rows) if (row && !(row instanceof Error)) level.push([entryNode(ctx, row, stage, locale), next]);
+    }
+  }
 }
 
 async function assetCollection(ctx: GraphqlContext, args: Args) {
@@ -398,10 +462,7 @@ function linkedEntries(
   args: Args,
   where: string,
 ) {
-  const value = fieldOf(node, plan.id);
-  const ids = (Array.isArray(value) ? value : []).map(linkOf).filter((l) => l !== undefined).map((l) =>
-    l!.id
-  );
+  const ids = linkIds(fieldOf(node, plan.id));
   const stage = pickStage(args.preview, node[SOURCE].stage);
   const locale = pickLocale(ctx, args.locale, node[SOURCE].locale);
   if (plan.single && (args.where || args.order?.length)) {
@@ -440,10 +501,7 @@ function linkedAsset(ctx: GraphqlContext, node: EntryNode, id: string, args: Arg
 }
 
 function linkedAssets(ctx: GraphqlContext, node: EntryNode, id: string, args: Args, where: string) {
-  const value = fieldOf(node, id);
-  const ids = (Array.isArray(value) ? value : []).map(linkOf).filter((l) => l !== undefined).map((l) =>
-    l!.id
-  );
+  const ids = linkIds(fieldOf(node, id));
   const stage = pickStage(args.preview, node[SOURCE].stage);
   const locale = pickLocale(ctx, args.locale, node[SOURCE].locale);
   const slice = ids.slice(args.skip, args.skip + args.limit);
@@ -469,6 +527,15 @@ function targetsOf(doc: unknown): ReturnType<typeof richTextTargets> {
   return found;
 }
 
+/** The ids of a document's links of one node kind, in document order, each once. */
+function richTextIds(rt: RichTextNode, linkType: "Entry" | "Asset", nodeType: string): string[] {
+  return [
+    ...new Set(
+      targetsOf(rt.json).filter((t) => t.linkType === linkType && t.nodeType === nodeType).map((t) => t.id),
+    ),
+  ];
+}
+
 /** Rich text's links of one node kind, in document order, each once; links to nothing are left out. */
 function richTextLinks(
   ctx: GraphqlContext,
@@ -476,11 +543,7 @@ function richTextLinks(
   linkType: "Entry" | "Asset",
   nodeType: string,
 ) {
-  const ids = [
-    ...new Set(
-      targetsOf(rt.json).filter((t) => t.linkType === linkType && t.nodeType === nodeType).map((t) => t.id),
-    ),
-  ];
+  const ids = richTextIds(rt, linkType, nodeType);
   if (linkType === "Asset") {
     return whenRead(ctx.loaders.assetsNow(ids), (assets) =>
       assets.filter((a): a is AssetRow => !!a && !(a instanceof Error)).map((asset) =>
@@ -567,17 +630,9 @@ function richTextResolvers(typeName: string) {
   const of =
     (linkType: "Entry" | "Asset", nodeType: string) => (rt: RichTextNode, _args: Args, ctx: GraphqlContext) =>
       richTextLinks(ctx, rt, linkType, nodeType);
-  return {
-    [`${typeName}Entries`]: {
-      block: of("Entry", "embedded-entry-block"),
-      inline: of("Entry", "embedded-entry-inline"),
-      hyperlink: of("Entry", "entry-hyperlink"),
-    },
-    [`${typeName}Assets`]: {
-      block: of("Asset", "embedded-asset-block"),
-      hyperlink: of("Asset", "asset-hyperlink"),
-    },
-  };
+  const lists = (linkType: "Entry" | "Asset") =>
+    Object.fromEntries(Object.entries(RICH_TEXT_LINKS[linkType]).map(([field, nodeType]) => [field, of(linkType, nodeType)]));
+  return { [`${typeName}Entries`]: lists("Entry"), [`${typeName}Assets`]: lists("Asset") };
 }
 
 /** The leaf fields of Asset where a query gives them arguments (their locale, url's transform). */
@@ -662,14 +717,14 @@ function checkDate(value: unknown): string {
 export function buildResolvers(plan: SchemaPlan, leafArguments = true) {
   const resolveType = (node: EntryNode, ctx: GraphqlContext) =>
     ctx.plan.byModel.get(node[SOURCE].row.model_id)?.typeName;
-  const query: Record<string, (root: unknown, args: Args, ctx: GraphqlContext) => unknown> = {
+  const query: Record<string, (root: unknown, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo) => unknown> = {
     asset: async (_root, args, ctx) => {
       const asset = await ctx.loaders.assets().load(args.id);
       const stage = pickStage(args.preview, "published");
       return asset ? assetNode(ctx, asset, stage, pickLocale(ctx, args.locale, ctx.defaultLocale)) : null;
     },
     assetCollection: (_root, args, ctx) => assetCollection(ctx, args),
-    entryCollection: (_root, args, ctx) => entryCollection(ctx, args),
+    entryCollection: (_root, args, ctx, info) => entryCollection(ctx, args, undefined, info),
   };
   // deno-lint-ignore no-explicit-any
   const resolvers: Record<string, any> = {
@@ -699,7 +754,7 @@ export function buildResolvers(plan: SchemaPlan, leafArguments = true) {
       const row = await ctx.loaders.entries(stage).load(args.id);
       return row && row.model_id === type.model.id ? entryNode(ctx, row, stage, locale) : null;
     };
-    query[`${type.queryName}Collection`] = (_root, args, ctx) => entryCollection(ctx, args, type);
+    query[`${type.queryName}Collection`] = (_root, args, ctx, info) => entryCollection(ctx, args, type, info);
     resolvers[type.typeName] = entryTypeResolvers(type, leafArguments);
     resolvers[`${type.typeName}LinkingCollections`] = linkingResolvers(type.linkedFrom);
     for (const field of type.fields) {
