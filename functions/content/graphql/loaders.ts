@@ -61,6 +61,12 @@ class RowsById<R extends EntryRow | AssetRow> {
     );
   }
 
+  /** One id's row: at once when known (undefined where none is), else after the read that holds it. */
+  row(id: string): R | undefined | Error | Promise<R | undefined | Error> {
+    if (this.seen.has(id)) return this.seen.get(id) ?? undefined;
+    return (this.rows([id]) as Promise<Rows<R>>).then((rows) => rows[0]); // not known: a promise
+  }
+
   async load(id: string): Promise<R | undefined> {
     const [row] = await this.rows([id]);
     if (row instanceof Error) throw row;

@@ -204,7 +204,8 @@ function entryIn(ctx: GraphqlContext, node: EntryNode, locale: unknown): EntryNo
 }
 
 function assetNode(ctx: GraphqlContext, asset: AssetRow, stage: Stage, locale: string): AssetNode {
-  return memo(ctx, asset, `${stage} ${locale}`, () => {
+  // keyed by the locale alone where published (a locale code holds no space): no new string per read
+  return memo(ctx, asset, stage === "published" ? locale : `${stage} ${locale}`, () => {
     const shaped = shapeAsset(asset, { ...ctx.shape, locale });
     const fields = shaped.fields as Record<string, any>;
     const file = fields.file;
@@ -360,8 +361,8 @@ async function readAhead(ctx: GraphqlContext, nodes: EntryNode[], reach: Reach, 
   while (level.length) {
     const entryIds = new Set<string>();
     const assetIds = new Set<string>();
-    const below: [string[], Reach][] = [];
-    const add = (ids: string[], into: Set<string>, next?: Reach) => {
+    const below: [readonly string[], Reach][] = [];
+    const add = (ids: readonly string[], into: Set<string>, next?: Reach) => {
       for (const id of ids) into.add(id);
       if (next && ids.length) below.push([ids, next]);
     };
@@ -435,7 +436,7 @@ function linkedEntry(
       hit ? entryNode(ctx, hit.row, stage, locale) : null // no match is null, as Contentful's link filter
     );
   }
-  return whenRead(ctx.loaders.entriesNow(stage, [link.id]), ([row]) => {
+  return whenRead(ctx.loaders.entries(stage).row(link.id), (row) => {
     if (row instanceof Error) throw row;
     if (!row) throw unresolvable("Entry", link.id, where);
     const found = checkedEntry(ctx, row, stage, locale, plan.types, where);
@@ -492,7 +493,7 @@ function linkedEntries(
 function linkedAsset(ctx: GraphqlContext, node: EntryNode, id: string, args: Args, where: string) {
   const link = linkOf(fieldOf(node, id));
   if (!link) return null;
-  return whenRead(ctx.loaders.assetsNow([link.id]), ([asset]) => {
+  return whenRead(ctx.loaders.assets().row(link.id), (asset) => {
     if (asset instanceof Error) throw asset;
     if (!asset) throw unresolvable("Asset", link.id, where);
     const { stage, locale } = node[SOURCE];
@@ -517,23 +518,26 @@ function linkedAssets(ctx: GraphqlContext, node: EntryNode, id: string, args: Ar
   });
 }
 
-// a document's link targets, found once per document however many of its link lists are asked for
-const targets = new WeakMap<object, ReturnType<typeof richTextTargets>>();
+// a document's link ids per node kind and link type, in document order, each once: found once per document
+// however many of its link lists are asked for (and read ahead)
+const grouped = new WeakMap<object, Map<string, { Entry: readonly string[]; Asset: readonly string[] }>>();
 
-function targetsOf(doc: unknown): ReturnType<typeof richTextTargets> {
+/** The ids of a document's links of one node kind, in document order, each once (not to be changed). */
+function richTextIds(rt: RichTextNode, linkType: "Entry" | "Asset", nodeType: string): readonly string[] {
+  const doc = rt.json;
   if (!doc || typeof doc !== "object") return [];
-  let found = targets.get(doc);
-  if (!found) targets.set(doc, found = richTextTargets(doc));
-  return found;
-}
-
-/** The ids of a document's links of one node kind, in document order, each once. */
-function richTextIds(rt: RichTextNode, linkType: "Entry" | "Asset", nodeType: string): string[] {
-  return [
-    ...new Set(
-      targetsOf(rt.json).filter((t) => t.linkType === linkType && t.nodeType === nodeType).map((t) => t.id),
-    ),
-  ];
+  let byKind = grouped.get(doc);
+  if (!byKind) {
+    const sets = new Map<string, { Entry: Set<string>; Asset: Set<string> }>();
+    for (const target of richTextTargets(doc)) {
+      let ids = sets.get(target.nodeType);
+      if (!ids) sets.set(target.nodeType, ids = { Entry: new Set(), Asset: new Set() });
+      ids[target.linkType].add(target.id);
+    }
+    byKind = new Map([...sets].map(([kind, ids]) => [kind, { Entry: [...ids.Entry], Asset: [...ids.Asset] }]));
+    grouped.set(doc, byKind);
+  }
+  return byKind.get(nodeType)?.[linkType] ?? [];
 }
 
 /** Rich text's links of one node kind, in document order, each once; links to nothing are left out. */
