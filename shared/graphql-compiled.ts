@@ -2,7 +2,18 @@
 // the document's selections again for every field of every answer: a page of 100 entries or 250
 // products answers thousands of fields. The compiled query calls the same resolvers with the same
 // context, so batching (one query per level) is unchanged. Used by the content and storefront APIs.
-import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema } from "graphql";
+import {
+  type DocumentNode,
+  execute,
+  type ExecutionResult,
+  getNamedType,
+  getOperationAST,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isInputObjectType,
+  typeFromAST,
+} from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 
 type Run = (root: unknown, context: unknown, variables: Record<string, unknown>) =>
@@ -66,6 +77,7 @@ function compile(
   operationName: string | undefined,
   options: CompileOptions,
 ): Run | undefined {
+  if (takesRecursiveInput(schema, document, operationName)) return undefined;
   try {
     const made = compileQuery(schema, document, operationName, {
       disableLeafSerialization: options.leavesInWireForm ?? false,
@@ -76,4 +88,28 @@ function compile(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the operation has a variable of an input type that holds itself (a filter's AND and OR lists):
+ * graphql-jit's compiled variable parsing recurses through such a type without end, so compiling the
+ * query took every byte of the heap (graphql-jit issue 81). graphql-js coerces those variables instead.
+ */
+function takesRecursiveInput(schema: GraphQLSchema, document: DocumentNode, operationName?: string): boolean {
+  const operation = getOperationAST(document, operationName);
+  const done = new Set<GraphQLInputObjectType>();
+  const open = new Set<GraphQLInputObjectType>();
+  const reachesItself = (type: GraphQLInputType | undefined): boolean => {
+    const named = type && getNamedType(type);
+    if (!named || !isInputObjectType(named) || done.has(named)) return false;
+    if (open.has(named)) return true;
+    open.add(named);
+    const found = Object.values(named.getFields()).some((field) => reachesItself(field.type));
+    open.delete(named);
+    done.add(named);
+    return found;
+  };
+  return (operation?.variableDefinitions ?? []).some((definition) =>
+    reachesItself(typeFromAST(schema, definition.type) as GraphQLInputType | undefined)
+  );
 }

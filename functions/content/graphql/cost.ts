@@ -26,6 +26,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
+import type { SchemaPlan } from "./plan.ts";
 
 export const MAXIMUM_COST = 11_000;
 export const MAXIMUM_LIMIT = 1000;
@@ -35,7 +36,10 @@ export interface Analysis {
   preview: boolean;
   /** collection arguments out of range */
   problems: string[];
-  /** a leaf field is given an argument (its own locale, an image transform): it needs its resolver */
+  /**
+   * a leaf or rich text field is given an argument (its own locale, an image transform): it needs its
+   * resolver (resolvers.ts reads those fields as properties otherwise)
+   */
   leafArguments: boolean;
 }
 
@@ -55,7 +59,7 @@ export function analyze(
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
-  maxItems: Map<string, number>,
+  plan: Pick<SchemaPlan, "maxItems" | "richTextTypes">,
 ): Analysis {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
@@ -90,7 +94,9 @@ export function analyze(
       const args = getArgumentValues(field, selection, variables);
       if (args.preview === true) analysis.preview = true;
       const type = getNamedType(field.type);
-      if (selection.arguments?.length && isLeafType(type)) analysis.leafArguments = true;
+      if (selection.arguments?.length && (isLeafType(type) || plan.richTextTypes.has(type.name))) {
+        analysis.leafArguments = true;
+      }
       let below = multiplier;
       if (isCollection(type)) {
         const limit = typeof args.limit === "number" ? args.limit : 100;
@@ -100,7 +106,7 @@ export function analyze(
         if (typeof args.skip === "number" && args.skip < 0) {
           analysis.problems.push(`${field.name}: skip must be 0 or more, not ${args.skip}`);
         }
-        const max = maxItems.get(`${parent.name}.${field.name}`);
+        const max = plan.maxItems.get(`${parent.name}.${field.name}`);
         below = multiplier * Math.max(0, Math.min(limit, max ?? limit));
         analysis.cost += below;
       } else if (isEntity(type, schema) && !isCollection(parent)) {

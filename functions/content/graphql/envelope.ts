@@ -55,7 +55,24 @@ export function pathError(
   message: string,
   details?: Record<string, unknown>,
 ): GraphQLError {
-  return new GraphQLError(message, { extensions: { contentful: { code, ...(details ? { details } : {}) } } });
+  return answerError(message, { contentful: { code, ...(details ? { details } : {}) } });
+}
+
+/**
+ * A GraphQL error that is part of an answer (a link to nothing, a stored value its type cannot show), not
+ * a fault of the code: its stack is its own text. The compiled query reads the stack of every error a
+ * resolver gives it (to copy it onto the error it places at the path), and reading a captured stack makes
+ * the runtime format it, source-mapped: about 0.1 ms an error, three of them (0.3 ms) in the bench's page
+ * of 100 entries, whose demo data links to a draft entry and a missing asset.
+ */
+export function answerError(message: string, extensions?: Record<string, unknown>): GraphQLError {
+  const error = new GraphQLError(message, extensions ? { extensions } : {});
+  Object.defineProperty(error, "stack", {
+    value: `GraphQLError: ${message}`,
+    writable: true,
+    configurable: true,
+  });
+  return error;
 }
 
 interface WireError {
@@ -105,8 +122,35 @@ function executionError(error: GraphQLError, requestId: string): WireError {
 export function answerBody(result: { data?: unknown; errors?: readonly GraphQLError[] }, requestId: string) {
   const body: { data?: unknown; errors?: WireError[] } = {};
   if (result.data !== undefined) body.data = result.data;
-  if (result.errors?.length) body.errors = result.errors.map((e) => executionError(e, requestId));
+  if (result.errors?.length) {
+    body.errors = inAnswerOrder(result.errors, result.data).map((e) => executionError(e, requestId));
+  }
   return body;
+}
+
+/**
+ * Errors in the order of their places in the data (its fields in the query's order, list items by
+ * index). The executor records an error when its field resolves, so two links read by different queries
+ * (an entry and an asset) would otherwise list their errors in the order the database answered.
+ */
+function inAnswerOrder(errors: readonly GraphQLError[], data: unknown): readonly GraphQLError[] {
+  if (errors.length < 2) return errors;
+  const place = (path: readonly (string | number)[] = []) => {
+    const at: number[] = [];
+    let value = data;
+    for (const key of path) {
+      const holder = value && typeof value === "object" ? value as Record<string | number, unknown> : undefined;
+      at.push(typeof key === "number" ? key : holder ? Object.keys(holder).indexOf(key) : -1);
+      value = holder?.[key];
+    }
+    return at;
+  };
+  const compare = (a: number[], b: number[]) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return a.length - b.length;
+  };
+  const placed = errors.map((error) => ({ error, at: place(error.path) }));
+  return placed.sort((a, b) => compare(a.at, b.at)).map((p) => p.error); // stable: same place, same order
 }
 
 export function failureBody(failure: GraphqlFailure, requestId: string) {

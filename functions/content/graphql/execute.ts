@@ -23,6 +23,7 @@ import { withheldBodies } from "../domain/entry-query.ts";
 import { analyze, type Analysis, MAXIMUM_COST } from "./cost.ts";
 import { GraphqlFailure } from "./envelope.ts";
 import { Loaders } from "./loaders.ts";
+import type { SchemaPlan } from "./plan.ts";
 import { type GraphqlContext, LEAVES_SERIALIZED } from "./resolvers.ts";
 import { schemaFor } from "./schema.ts";
 
@@ -81,14 +82,14 @@ function analysisOf(
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
-  maxItems: Map<string, number>,
+  plan: SchemaPlan,
 ): Analysis {
   let kept = analyses.get(document);
   if (!kept) analyses.set(document, kept = new Map());
   const key = `${operation.name?.value ?? ""}\n${JSON.stringify(variables)}`;
   let analysis = kept.get(key);
   if (!analysis) {
-    analysis = analyze(schema, document, operation, variables, maxItems);
+    analysis = analyze(schema, document, operation, variables, plan);
     kept.set(key, analysis);
     if (kept.size > ANALYSES_KEPT) kept.delete(kept.keys().next().value!);
   }
@@ -119,7 +120,7 @@ export async function runGraphql(
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
   if (coerced.errors) throw invalid("The variables do not match the query.", coerced.errors);
 
-  const analysis = analysisOf(schema, document, operation, coerced.coerced, plan.maxItems);
+  const analysis = analysisOf(schema, document, operation, coerced.coerced, plan);
   if (analysis.problems.length) {
     throw invalid(`Query arguments out of range: ${analysis.problems.join("; ")}.`);
   }

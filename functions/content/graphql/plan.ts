@@ -51,6 +51,8 @@ export interface SchemaPlan {
   maxItems: Map<string, number>;
   /** the types whose entries may link to an asset */
   assetLinkedFrom: TypePlan[];
+  /** the types of rich text fields (`<Type><Field>`): read as their entries' properties, as leaves are */
+  richTextTypes: Set<string>;
   sdl: string;
 }
 
@@ -576,6 +578,9 @@ export function planSchema(models: ContentModel[]): SchemaPlan {
     orders: planner.orders,
     maxItems: planner.maxItems,
     assetLinkedFrom,
+    richTextTypes: new Set(
+      types.flatMap((t) => t.fields.flatMap((f) => f.kind === "richText" ? [f.typeName] : [])),
+    ),
     sdl: planner.text(),
   };
 }

@@ -6,8 +6,9 @@
 // The compiled query (shared/graphql-compiled.ts) reads a field without a resolver as a property, where a
 // resolver costs a call, its arguments, a resolve info and its error handling: a page of 100 entries with
 // two levels of links answers some 15,000 leaf fields. So the schema a query runs on has no resolvers on
-// leaf fields; a leaf's only arguments are its own locale and an image transform, and a query that gives
-// a leaf any argument runs on the schema whose leaves resolve them (buildResolvers' `leafArguments`).
+// leaf fields, nor on rich text fields (a node holds each as its RichTextNode); a leaf's only arguments
+// are its own locale and an image transform, a rich text field's its locale, and a query that gives one
+// of them any argument runs on the schema whose leaves resolve them (buildResolvers' `leafArguments`).
 // The nodes hold their String, Int, Float and Boolean values already serialized (or the error serializing
 // one gives), so the query is compiled not to serialize those (LEAVES_SERIALIZED): graphql-jit's
 // serializing read of a leaf allocates its error's locations and path on every read, error or not.
@@ -16,9 +17,9 @@
 // a link field's own value is read in the parent's locale, the entity it points at in the new one.
 import {
   GraphQLBoolean,
-  GraphQLError,
   GraphQLFloat,
   GraphQLInt,
+  type GraphQLResolveInfo,
   GraphQLScalarType,
   GraphQLString,
   Kind,
@@ -32,10 +33,11 @@ import type { CollectionQuery, WithheldBodies } from "../domain/entry-query.ts";
 import { shapeAsset, type ShapeContext, shapeEntry } from "../domain/shape.ts";
 import { mediaPrefix } from "../../../shared/site/media-address.ts";
 import { type AssetRow, type EntryRow, queryAssets, queryEntries, type Stage } from "../store/entries.ts";
-import { pathError } from "./envelope.ts";
+import { answerError, pathError } from "./envelope.ts";
 import { assetAddress, type ImageTransform } from "./image-url.ts";
 import type { Loaders, Ranked } from "./loaders.ts";
 import type { FieldPlan, SchemaPlan, TypePlan } from "./plan.ts";
+import { type Reach, reachOfCollection, RICH_TEXT_LINKS } from "./reach.ts";
 import { toCondition, toOrders } from "./where.ts";
 
 export interface GraphqlContext {
@@ -131,23 +133,40 @@ function serialized(scalar: GraphQLScalarType, value: unknown): unknown {
   try {
     const out = scalar.serialize(value);
     if (out === undefined || Number.isNaN(out)) {
-      return new GraphQLError(`Expected a value of type "${scalar.name}" but received: ${value}`);
+      return answerError(`Expected a value of type "${scalar.name}" but received: ${value}`);
     }
     return out;
   } catch (error) {
-    return new GraphQLError(
+    return answerError(
       (error as Error)?.message || `Expected a value of type "${scalar.name}" but received an Error`,
     );
   }
 }
 
+/** What the built-in scalar's serialize gives a value already of its type: that value. */
+function inWireForm(scalar: string, value: unknown): boolean {
+  switch (scalar) {
+    case "String":
+      return typeof value === "string";
+    case "Boolean":
+      return typeof value === "boolean";
+    case "Int":
+      return Number.isInteger(value) && (value as number) >= -2147483648 && (value as number) <= 2147483647;
+    case "Float":
+      return typeof value === "number" && Number.isFinite(value);
+  }
+  return false;
+}
+
 /** A value field's value serialized: a list of strings item by item; anything not a list stays as it is. */
 function serializedValue(scalar: string, value: unknown): unknown {
-  if (value === undefined || value === null) return value;
+  if (value === undefined || value === null || inWireForm(scalar, value)) return value;
   if (scalar === "[String]") {
-    return Array.isArray(value)
-      ? Array.from(value, (item) => item === undefined || item === null ? item : serialized(GraphQLString, item))
-      : value;
+    if (!Array.isArray(value)) return value;
+    const plain = (item: unknown) => item === undefined || item === null || typeof item === "string";
+    return value.every(plain)
+      ? value
+      : value.map((item) => plain(item) ? item : serialized(GraphQLString, item));
   }
   const builtin = SERIALIZERS[scalar];
   return builtin ? serialized(builtin, value) : value; // DateTime and JSON serialize as they are read
@@ -162,7 +181,13 @@ function entryNode(ctx: GraphqlContext, row: EntryRow, stage: Stage, locale: str
     // the fields' own object: no field id is sys, metadata or contentfulMetadata (names.ts reserves them)
     const node = shaped.fields as EntryNode;
     for (const plan of ctx.plan.byModel.get(row.model_id)?.fields ?? []) {
-      if (plan.kind === "value" && plan.id in node) node[plan.id] = serializedValue(plan.scalar, node[plan.id]);
+      if (!(plan.id in node)) continue;
+      if (plan.kind === "value") node[plan.id] = serializedValue(plan.scalar, node[plan.id]);
+      // a rich text field is its node, read as a property where the query gives the field no locale
+      else if (plan.kind === "richText") {
+        const doc = node[plan.id];
+        node[plan.id] = doc ? new RichTextNode(doc, stage, locale) : null;
+      }
     }
     node.sys = sysOf(shaped, locale);
     node.contentfulMetadata = node.metadata = metadataOf(shaped);
@@ -179,7 +204,8 @@ function entryIn(ctx: GraphqlContext, node: EntryNode, locale: unknown): EntryNo
 }
 
 function assetNode(ctx: GraphqlContext, asset: AssetRow, stage: Stage, locale: string): AssetNode {
-  return memo(ctx, asset, `${stage} ${locale}`, () => {
+  // keyed by the locale alone where published (a locale code holds no space): no new string per read
+  return memo(ctx, asset, stage === "published" ? locale : `${stage} ${locale}`, () => {
     const shaped = shapeAsset(asset, { ...ctx.shape, locale });
     const fields = shaped.fields as Record<string, any>;
     const file = fields.file;
@@ -216,6 +242,18 @@ function fieldOf(node: EntryNode, id: string): unknown {
 function linkOf(value: unknown): Link["sys"] | undefined {
   const sys = (value as Link | null)?.sys;
   return sys?.type === "Link" && typeof sys.id === "string" ? sys : undefined;
+}
+
+/** The ids a list of links names, in its order (anything not a link left out). */
+function linkIds(value: unknown): string[] {
+  const ids: string[] = [];
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const link = linkOf(item);
+      if (link) ids.push(link.id);
+    }
+  }
+  return ids;
 }
 
 /** Sys as GraphQL shows it, read off REST's sys (so the two never disagree). */
@@ -281,7 +319,7 @@ function page<T>(items: T[], total: number, args: Args) {
 
 // ---- collections at the root -------------------------------------------------------------------------
 
-async function entryCollection(ctx: GraphqlContext, args: Args, type?: TypePlan) {
+async function entryCollection(ctx: GraphqlContext, args: Args, type?: TypePlan, info?: GraphQLResolveInfo) {
   const stage = pickStage(args.preview, "published");
   const locale = pickLocale(ctx, args.locale, ctx.defaultLocale);
   const query: CollectionQuery = {
@@ -300,7 +338,57 @@ async function entryCollection(ctx: GraphqlContext, args: Args, type?: TypePlan)
   };
   const { rows, total } = await queryEntries(ctx.db, stage, query, localeChain(ctx.site, locale));
   ctx.loaders.primeEntries(stage, rows); // a later link to one of them needs no read
-  return page(rows.map((row) => entryNode(ctx, row, stage, locale)), total, args);
+  const nodes = rows.map((row) => entryNode(ctx, row, stage, locale));
+  const reach = info?.fieldNodes.length === 1
+    ? reachOfCollection(
+      { schema: info.schema, plan: ctx.plan, fragments: info.fragments, variables: info.variableValues },
+      info.fieldNodes[0],
+      type ? [type.typeName] : ctx.plan.types.map((t) => t.typeName),
+    )
+    : undefined;
+  if (reach) await readAhead(ctx, nodes, reach, stage, locale);
+  return page(nodes, total, args);
+}
+
+/**
+ * Reads what the query reaches from these entries (reach.ts), level by level: one statement per level for
+ * the entries and one for the assets, as REST's include reads, ids this request has read left out. The
+ * link fields below then find every row read and resolve at once: without this, each link field of a
+ * level made a promise and waited for the level's read. Fields the plan leaves out read as before.
+ */
+async function readAhead(ctx: GraphqlContext, nodes: EntryNode[], reach: Reach, stage: Stage, locale: string) {
+  let level: [EntryNode, Reach][] = nodes.map((node) => [node, reach]);
+  while (level.length) {
+    const entryIds = new Set<string>();
+    const assetIds = new Set<string>();
+    const below: [readonly string[], Reach][] = [];
+    const add = (ids: readonly string[], into: Set<string>, next?: Reach) => {
+      for (const id of ids) into.add(id);
+      if (next && ids.length) below.push([ids, next]);
+    };
+    for (const [node, at] of level) {
+      const steps = at.get(ctx.plan.byModel.get(node[SOURCE].row.model_id)?.typeName ?? "");
+      for (const step of steps ?? []) {
+        const value = node[step.id];
+        if (step.kind === "entry" || step.kind === "asset") {
+          const link = linkOf(value);
+          if (link) add([link.id], step.kind === "entry" ? entryIds : assetIds, step.kind === "entry" ? step.next : undefined);
+        } else if (step.kind === "entries" || step.kind === "assets") {
+          const ids = linkIds(value).slice(step.skip, step.skip + step.limit);
+          add(ids, step.kind === "entries" ? entryIds : assetIds, step.kind === "entries" ? step.next : undefined);
+        } else if (value instanceof RichTextNode) {
+          add(richTextIds(value, step.linkType, step.nodeType), step.linkType === "Entry" ? entryIds : assetIds, step.next);
+        }
+      }
+    }
+    await Promise.all([ctx.loaders.entriesNow(stage, [...entryIds]), ctx.loaders.assetsNow([...assetIds])]);
+    level = [];
+    for (const [ids, next] of below) {
+      const rows = ctx.loaders.entriesNow(stage, ids);
+      if (!Array.isArray(rows)) continue; // a read that failed: the fields below try again and report it
+      for (const row of rows) if (row && !(row instanceof Error)) level.push([entryNode(ctx, row, stage, locale), next]);
+    }
+  }
 }
 
 async function assetCollection(ctx: GraphqlContext, args: Args) {
@@ -348,7 +436,7 @@ function linkedEntry(
       hit ? entryNode(ctx, hit.row, stage, locale) : null // no match is null, as Contentful's link filter
     );
   }
-  return whenRead(ctx.loaders.entriesNow(stage, [link.id]), ([row]) => {
+  return whenRead(ctx.loaders.entries(stage).row(link.id), (row) => {
     if (row instanceof Error) throw row;
     if (!row) throw unresolvable("Entry", link.id, where);
     const found = checkedEntry(ctx, row, stage, locale, plan.types, where);
@@ -375,10 +463,7 @@ function linkedEntries(
   args: Args,
   where: string,
 ) {
-  const value = fieldOf(node, plan.id);
-  const ids = (Array.isArray(value) ? value : []).map(linkOf).filter((l) => l !== undefined).map((l) =>
-    l!.id
-  );
+  const ids = linkIds(fieldOf(node, plan.id));
   const stage = pickStage(args.preview, node[SOURCE].stage);
   const locale = pickLocale(ctx, args.locale, node[SOURCE].locale);
   if (plan.single && (args.where || args.order?.length)) {
@@ -408,7 +493,7 @@ function linkedEntries(
 function linkedAsset(ctx: GraphqlContext, node: EntryNode, id: string, args: Args, where: string) {
   const link = linkOf(fieldOf(node, id));
   if (!link) return null;
-  return whenRead(ctx.loaders.assetsNow([link.id]), ([asset]) => {
+  return whenRead(ctx.loaders.assets().row(link.id), (asset) => {
     if (asset instanceof Error) throw asset;
     if (!asset) throw unresolvable("Asset", link.id, where);
     const { stage, locale } = node[SOURCE];
@@ -417,10 +502,7 @@ function linkedAsset(ctx: GraphqlContext, node: EntryNode, id: string, args: Arg
 }
 
 function linkedAssets(ctx: GraphqlContext, node: EntryNode, id: string, args: Args, where: string) {
-  const value = fieldOf(node, id);
-  const ids = (Array.isArray(value) ? value : []).map(linkOf).filter((l) => l !== undefined).map((l) =>
-    l!.id
-  );
+  const ids = linkIds(fieldOf(node, id));
   const stage = pickStage(args.preview, node[SOURCE].stage);
   const locale = pickLocale(ctx, args.locale, node[SOURCE].locale);
   const slice = ids.slice(args.skip, args.skip + args.limit);
@@ -436,14 +518,26 @@ function linkedAssets(ctx: GraphqlContext, node: EntryNode, id: string, args: Ar
   });
 }
 
-// a document's link targets, found once per document however many of its link lists are asked for
-const targets = new WeakMap<object, ReturnType<typeof richTextTargets>>();
+// a document's link ids per node kind and link type, in document order, each once: found once per document
+// however many of its link lists are asked for (and read ahead)
+const grouped = new WeakMap<object, Map<string, { Entry: readonly string[]; Asset: readonly string[] }>>();
 
-function targetsOf(doc: unknown): ReturnType<typeof richTextTargets> {
+/** The ids of a document's links of one node kind, in document order, each once (not to be changed). */
+function richTextIds(rt: RichTextNode, linkType: "Entry" | "Asset", nodeType: string): readonly string[] {
+  const doc = rt.json;
   if (!doc || typeof doc !== "object") return [];
-  let found = targets.get(doc);
-  if (!found) targets.set(doc, found = richTextTargets(doc));
-  return found;
+  let byKind = grouped.get(doc);
+  if (!byKind) {
+    const sets = new Map<string, { Entry: Set<string>; Asset: Set<string> }>();
+    for (const target of richTextTargets(doc)) {
+      let ids = sets.get(target.nodeType);
+      if (!ids) sets.set(target.nodeType, ids = { Entry: new Set(), Asset: new Set() });
+      ids[target.linkType].add(target.id);
+    }
+    byKind = new Map([...sets].map(([kind, ids]) => [kind, { Entry: [...ids.Entry], Asset: [...ids.Asset] }]));
+    grouped.set(doc, byKind);
+  }
+  return byKind.get(nodeType)?.[linkType] ?? [];
 }
 
 /** Rich text's links of one node kind, in document order, each once; links to nothing are left out. */
@@ -453,11 +547,7 @@ function richTextLinks(
   linkType: "Entry" | "Asset",
   nodeType: string,
 ) {
-  const ids = [
-    ...new Set(
-      targetsOf(rt.json).filter((t) => t.linkType === linkType && t.nodeType === nodeType).map((t) => t.id),
-    ),
-  ];
+  const ids = richTextIds(rt, linkType, nodeType);
   if (linkType === "Asset") {
     return whenRead(ctx.loaders.assetsNow(ids), (assets) =>
       assets.filter((a): a is AssetRow => !!a && !(a instanceof Error)).map((asset) =>
@@ -532,11 +622,8 @@ function entryTypeResolvers(type: TypePlan, leafArguments: boolean) {
         resolvers[plan.name] = (node, args, ctx) => linkedAssets(ctx, node, plan.id, args, where);
         break;
       case "richText":
-        resolvers[plan.id] = (node, args, ctx): RichTextNode | null => {
-          const shown = entryIn(ctx, node, args.locale);
-          const doc = fieldOf(shown, plan.id);
-          return doc ? new RichTextNode(doc, shown[SOURCE].stage, shown[SOURCE].locale) : null;
-        };
+        // the node holds the field's RichTextNode (entryNode): a resolver only for the field's own locale
+        if (leafArguments) resolvers[plan.id] = (node, args, ctx) => fieldOf(entryIn(ctx, node, args.locale), plan.id);
         break;
     }
   }
@@ -547,17 +634,9 @@ function richTextResolvers(typeName: string) {
   const of =
     (linkType: "Entry" | "Asset", nodeType: string) => (rt: RichTextNode, _args: Args, ctx: GraphqlContext) =>
       richTextLinks(ctx, rt, linkType, nodeType);
-  return {
-    [`${typeName}Entries`]: {
-      block: of("Entry", "embedded-entry-block"),
-      inline: of("Entry", "embedded-entry-inline"),
-      hyperlink: of("Entry", "entry-hyperlink"),
-    },
-    [`${typeName}Assets`]: {
-      block: of("Asset", "embedded-asset-block"),
-      hyperlink: of("Asset", "asset-hyperlink"),
-    },
-  };
+  const lists = (linkType: "Entry" | "Asset") =>
+    Object.fromEntries(Object.entries(RICH_TEXT_LINKS[linkType]).map(([field, nodeType]) => [field, of(linkType, nodeType)]));
+  return { [`${typeName}Entries`]: lists("Entry"), [`${typeName}Assets`]: lists("Asset") };
 }
 
 /** The leaf fields of Asset where a query gives them arguments (their locale, url's transform). */
@@ -642,14 +721,14 @@ function checkDate(value: unknown): string {
 export function buildResolvers(plan: SchemaPlan, leafArguments = true) {
   const resolveType = (node: EntryNode, ctx: GraphqlContext) =>
     ctx.plan.byModel.get(node[SOURCE].row.model_id)?.typeName;
-  const query: Record<string, (root: unknown, args: Args, ctx: GraphqlContext) => unknown> = {
+  const query: Record<string, (root: unknown, args: Args, ctx: GraphqlContext, info: GraphQLResolveInfo) => unknown> = {
     asset: async (_root, args, ctx) => {
       const asset = await ctx.loaders.assets().load(args.id);
       const stage = pickStage(args.preview, "published");
       return asset ? assetNode(ctx, asset, stage, pickLocale(ctx, args.locale, ctx.defaultLocale)) : null;
     },
     assetCollection: (_root, args, ctx) => assetCollection(ctx, args),
-    entryCollection: (_root, args, ctx) => entryCollection(ctx, args),
+    entryCollection: (_root, args, ctx, info) => entryCollection(ctx, args, undefined, info),
   };
   // deno-lint-ignore no-explicit-any
   const resolvers: Record<string, any> = {
@@ -679,7 +758,7 @@ export function buildResolvers(plan: SchemaPlan, leafArguments = true) {
       const row = await ctx.loaders.entries(stage).load(args.id);
       return row && row.model_id === type.model.id ? entryNode(ctx, row, stage, locale) : null;
     };
-    query[`${type.queryName}Collection`] = (_root, args, ctx) => entryCollection(ctx, args, type);
+    query[`${type.queryName}Collection`] = (_root, args, ctx, info) => entryCollection(ctx, args, type, info);
     resolvers[type.typeName] = entryTypeResolvers(type, leafArguments);
     resolvers[`${type.typeName}LinkingCollections`] = linkingResolvers(type.linkedFrom);
     for (const field of type.fields) {

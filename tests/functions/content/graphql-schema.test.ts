@@ -263,7 +263,7 @@ test("orders: Symbol, Integer, Number, Date and Boolean fields, and sys, both wa
 
 function cost(query: string, variables: Record<string, unknown> = {}) {
   const document = parse(query);
-  return analyze(schema, document, getOperationAST(document)!, variables, plan.maxItems);
+  return analyze(schema, document, getOperationAST(document)!, variables, plan);
 }
 
 test("complexity counts each collection's limit times the collections above it, and 1 per single link", () => {
