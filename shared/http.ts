@@ -155,7 +155,7 @@ const NORMALIZED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", 
  * (in any case) are rebuilt without a body: a server hands them an empty one, which a Request of those
  * methods may not have.
  */
-export function requestAt(url: URL, request: Request): Request | undefined {
+export function requestAt(url: URL | string, request: Request): Request | undefined {
   const upper = request.method.toUpperCase();
   if (UNCARRIED_METHODS.has(upper)) return undefined;
   const method = NORMALIZED_METHODS.has(upper) ? upper : request.method;
@@ -174,7 +174,7 @@ export type AppFetch = (request: Request, env: CallerEnv) => Response | Promise<
  * env names the refusal, so the caller gets that API's 405 or 500 in its envelope instead of the
  * runtime's bare 500.
  */
-export async function handToApp(app: AppFetch, request: Request, url: URL, env: CallerEnv): Promise<Response> {
+export async function handToApp(app: AppFetch, request: Request, url: URL | string, env: CallerEnv): Promise<Response> {
   let refusal: EntryRefusal;
   try {
     const carried = requestAt(url, request);

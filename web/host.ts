@@ -54,8 +54,9 @@ export function createHostHandler(ctx: FunctionContext): Fetcher {
     }
     const target = rewrite(url.pathname, REWRITES);
     if (target && functions[target.fn]) {
-      url.pathname = target.path;
-      return await handToApp(functions[target.fn], request, url, env);
+      // the address as text: the path is the table's, already in URL form, and setting pathname on the
+      // URL would parse it all again only for the Request to parse it once more
+      return await handToApp(functions[target.fn], request, `${url.origin}${target.path}${url.search}`, env);
     }
     return new Response(JSON.stringify({ error: "not found", path: url.pathname }), {
       status: 404,
