@@ -5,9 +5,9 @@ import { BlockMap, type CommitData, nodeDataDef, ReadableBlockstore, type RepoSt
 import { type Cid, parseCid } from "@atproto/lex-data";
 import type { Db, Tx } from "../../../shared/db.ts";
 import { blocksByCid, putBlocks, replaceBlocks } from "../store/repo.ts";
-// every commit worked out over this storage encodes each tree node once (see mst.ts), and adds block maps
-// without parsing their CIDs (block-map.ts)
-import "./mst.ts";
+// every commit worked out over this storage encodes each tree node once and reads the nodes this process
+// knows without decoding them (see mst.ts), and adds block maps without parsing their CIDs (block-map.ts)
+import { keepNode, keptNode } from "./mst.ts";
 import "./block-map.ts";
 
 /**
@@ -32,31 +32,6 @@ function keepBlock(cid: string, bytes: Uint8Array) {
   kept.delete(cid);
   kept.set(cid, bytes);
   if (kept.size > KEPT_BLOCKS) kept.delete(kept.keys().next().value!);
-}
-
-/**
- * Tree nodes as the library reads them (the block decoded and checked against its schema), by CID, shared
- * like the blocks: every commit loads the nodes on its key's path from the root, and decoding and checking
- * them again each time was about a tenth of a commit's work on the host's thread. The library only reads
- * what it is given (deserializeNodeData makes new entries from it), and a CID names one content, so a
- * kept node is never stale. Bounded like the blocks.
- */
-type ParsedNode = { obj: unknown; bytes: Uint8Array };
-const KEPT_NODES = 20_000;
-const parsedNodes = new Map<string, ParsedNode>();
-
-function keptNode(cid: string): ParsedNode | undefined {
-  const node = parsedNodes.get(cid);
-  if (node) {
-    parsedNodes.delete(cid);
-    parsedNodes.set(cid, node);
-  }
-  return node;
-}
-
-function keepNode(cid: string, node: ParsedNode) {
-  parsedNodes.set(cid, node);
-  if (parsedNodes.size > KEPT_NODES) parsedNodes.delete(parsedNodes.keys().next().value!);
 }
 
 export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
@@ -98,6 +73,7 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
     return { blocks, missing: cids.filter((cid) => !blocks.has(cid)) };
   }
 
+  /** A tree node this process read or made is answered decoded already (mst.ts keptNode). */
   override async attemptRead<T>(cid: Cid, def: check.Def<T>): Promise<{ obj: T; bytes: Uint8Array } | null> {
     if ((def as unknown) !== nodeDataDef) return await super.attemptRead(cid, def);
     const key = cid.toString();

@@ -1,13 +1,15 @@
 // The repository storage's shortcuts over @atproto/repo (federation/block-map.ts, federation/storage.ts):
 // a BlockMap added to another is the map the library's own addMap makes, and tree nodes read through
-// PgRepoStorage (kept decoded for the process) are what the library decodes, so trees walked over it list
-// the same records, whichever storage read a node first.
+// PgRepoStorage (kept decoded for the process, federation/mst.ts) are what the library decodes, so trees
+// walked over it list the same records, whichever storage read a node first; a node kept when it was made
+// (encoded) is the value its block holds.
 import assert from "node:assert/strict";
 import { cidForCbor, parseCid } from "@atproto/lex-data";
 import { encode } from "@atproto/lex-cbor";
 import { BlockMap, CidSet, MemoryBlockstore, MST, nodeDataDef, parseObjByDef } from "@atproto/repo";
 import { test } from "../../helpers/test.ts";
 import { PgRepoStorage } from "../../../functions/network/federation/storage.ts";
+import { keptNode } from "../../../functions/network/federation/mst.ts";
 
 const ALPHABET = "234567abcdefghijklmnopqrstuvwxyz";
 const rkey = (i: number) => `3l7q${Array.from({ length: 9 }, (_, d) => ALPHABET[Math.floor(i / 32 ** (8 - d)) % 32]).join("")}`;
@@ -55,4 +57,28 @@ test("tree nodes read through PgRepoStorage are the library's decoding, and tree
     // decoded once for the process: another member's storage is answered the same decoding
     assert.equal((await storages[0].readObjAndBytes(cid, nodeDataDef)).obj, read.obj);
   }
+});
+
+test("a tree node kept as it was made is the value its block holds, and reads of it answer that value", async () => {
+  let tree = await MST.create(new MemoryBlockstore());
+  const leaf = parseCid("bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm");
+  let checked = 0;
+  for (let i = 0; i < 200; i++) {
+    tree = await tree.add(`app.bsky.feed.like/${rkey(i * 104_729 % 1_000_003)}`, leaf);
+    if (i % 20 !== 19) continue;
+    // each node of the tree as it stands is encoded (getUnstoredBlocks takes every node's pointer)
+    const { root, blocks } = await tree.getUnstoredBlocks();
+    const storage = new PgRepoStorage(undefined as never, "person-c");
+    storage.taken({ newBlocks: blocks, removedCids: new CidSet() } as never);
+    for (const [cid, bytes] of blocks) {
+      const kept = keptNode(cid.toString());
+      assert.ok(kept, `node ${cid} kept as it was made`);
+      assert.deepEqual(encode(kept.obj as never), bytes);
+      assert.deepEqual(encode(parseObjByDef(bytes, cid, nodeDataDef).obj as never), bytes);
+      assert.equal((await storage.readObjAndBytes(cid, nodeDataDef)).obj, kept.obj);
+      checked++;
+    }
+    assert.equal((await MST.load(storage, root).list()).length, i + 1);
+  }
+  assert.ok(checked > 20);
 });
