@@ -5,7 +5,7 @@
 // new and the relevant blocks), and those parses were about a tenth of a commit's work on the host's
 // thread. The text is the map's own key, so copying the entries is the same map; importing this module
 // makes addMap do that.
-import { BlockMap } from "@atproto/repo";
+import { BlockMap, type CidSet } from "@atproto/repo";
 
 type Keyed = { map: Map<string, Uint8Array> };
 
@@ -14,3 +14,16 @@ BlockMap.prototype.addMap = function (this: BlockMap, toAdd: BlockMap): BlockMap
   for (const [cid, bytes] of (toAdd as unknown as Keyed).map) into.set(cid, bytes);
   return this;
 };
+
+/**
+ * A BlockMap's blocks by their CID text: the map it keeps them in (changing it changes the BlockMap), whose
+ * entries are read without parsing every CID as the BlockMap's own iteration does.
+ */
+export function blocksByText(blocks: BlockMap): Map<string, Uint8Array> {
+  return (blocks as unknown as Keyed).map;
+}
+
+/** A CidSet's CIDs as the text it keeps them by (its own iteration parses every one). */
+export function cidTexts(cids: CidSet): ReadonlySet<string> {
+  return (cids as unknown as { set: Set<string> }).set;
+}

@@ -8,7 +8,7 @@ import { blocksByCid, putBlocks, replaceBlocks } from "../store/repo.ts";
 // every commit worked out over this storage encodes each tree node once and reads the nodes this process
 // knows without decoding them (see mst.ts), and adds block maps without parsing their CIDs (block-map.ts)
 import { keepNode, keptNode } from "./mst.ts";
-import "./block-map.ts";
+import { blocksByText, cidTexts } from "./block-map.ts";
 
 /**
  * Blocks this process has read or written, shared by every repository and transaction: a block is named by
@@ -127,8 +127,11 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
     newBlocks: { cid: Cid; bytes: Uint8Array }[] = commit.newBlocks.entries(),
   ): { blocks: { cid: string; bytes: Uint8Array }[]; removed: string[] } {
     for (const { cid, bytes } of newBlocks) this.cache.set(cid, bytes);
-    const removed = commit.removedCids.toList().filter((cid) => !commit.newBlocks.has(cid));
-    for (const cid of removed) this.cache.delete(cid);
-    return { blocks: this.keep(newBlocks), removed: removed.map(String) };
+    // by CID text, as both sets keep them and the rows name them
+    const made = blocksByText(commit.newBlocks);
+    const removed = [...cidTexts(commit.removedCids)].filter((cid) => !made.has(cid));
+    const cached = blocksByText(this.cache);
+    for (const cid of removed) cached.delete(cid);
+    return { blocks: this.keep(newBlocks), removed };
   }
 }

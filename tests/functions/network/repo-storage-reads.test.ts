@@ -10,6 +10,7 @@ import { BlockMap, CidSet, MemoryBlockstore, MST, nodeDataDef, parseObjByDef } f
 import { test } from "../../helpers/test.ts";
 import { PgRepoStorage } from "../../../functions/network/federation/storage.ts";
 import { keptNode } from "../../../functions/network/federation/mst.ts";
+import { blocksByText, cidTexts } from "../../../functions/network/federation/block-map.ts";
 
 const ALPHABET = "234567abcdefghijklmnopqrstuvwxyz";
 const rkey = (i: number) => `3l7q${Array.from({ length: 9 }, (_, d) => ALPHABET[Math.floor(i / 32 ** (8 - d)) % 32]).join("")}`;
@@ -30,6 +31,16 @@ test("addMap copies every block of the map it is given, the later bytes winning,
   assert.deepEqual(into.cids().map(String), [a.cid, b.cid, c.cid].map(String));
   assert.deepEqual(into.get(b.cid), c.bytes);
   assert.equal(other.size, 2, "the map added is left as it was");
+});
+
+test("a BlockMap's and a CidSet's CIDs read as text are the CIDs their own iteration parses", async () => {
+  const [a, b] = await Promise.all([block({ a: 1 }), block({ b: 2 })]);
+  const blocks = new BlockMap([[a.cid, a.bytes], [b.cid, b.bytes]]);
+  assert.deepEqual([...blocksByText(blocks)], blocks.entries().map((e) => [e.cid.toString(), e.bytes]));
+  blocksByText(blocks).delete(a.cid.toString());
+  assert.ok(!blocks.has(a.cid) && blocks.has(b.cid), "the text map is the BlockMap's own");
+  const cids = new CidSet([a.cid, b.cid]);
+  assert.deepEqual([...cidTexts(cids)], cids.toList().map(String));
 });
 
 test("tree nodes read through PgRepoStorage are the library's decoding, and trees walked over it list the same records", async () => {
