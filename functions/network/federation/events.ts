@@ -4,6 +4,7 @@
 import type { CommitData } from "@atproto/repo";
 import { decodeAll, encode } from "@atproto/lex-cbor";
 import { type Cid, parseCid } from "@atproto/lex-data";
+import { blocksByText } from "./block-map.ts";
 
 export interface CommitOp {
   action: "create" | "update" | "delete";
@@ -35,11 +36,11 @@ export interface CarBlock {
 export function commitEventCar(commit: CommitData, newBlocks: CarBlock[] = commit.newBlocks.entries()): Uint8Array {
   const blocks = [...newBlocks];
   const taken = new Set(newBlocks.map((b) => b.cid.toString()));
-  for (const block of commit.relevantBlocks.entries()) {
-    const cid = block.cid.toString();
+  // by CID text: only the proof nodes not among the new blocks have their CIDs parsed
+  for (const [cid, bytes] of blocksByText(commit.relevantBlocks)) {
     if (!taken.has(cid)) {
       taken.add(cid);
-      blocks.push(block);
+      blocks.push({ cid: parseCid(cid), bytes });
     }
   }
   return carFile(commit.cid, blocks);

@@ -7,7 +7,16 @@
 // the same kind, so once a node's entries are loaded its encoding is fixed. Importing this module makes
 // serialize remember its answer per node, for as long as the node is alive (a WeakMap), and only for
 // the entries it was worked out from.
-import { MST } from "@atproto/repo";
+//
+// It also keeps nodes decoded, by CID, for the process (keptNode, which PgRepoStorage answers the
+// library's node reads from): every commit loads the nodes on its key's path from the root, and decoding
+// and checking each block again (CBOR, then the library's schema) was about a tenth of a commit's work.
+// The nodes on that path are the ones the member's last commit made, which were never read: so a node
+// serialize encodes is kept too, as the node data the library encoded (serializeNodeData of the same
+// entries), the very value a read of its block decodes to. The library only reads that value
+// (deserializeNodeData makes new entries from it), and a CID names one content, so a kept node is never
+// stale. Bounded: the least recently used go first.
+import { MST, mstUtil } from "@atproto/repo";
 
 type Serialized = Awaited<ReturnType<MST["serialize"]>>;
 
@@ -19,7 +28,11 @@ MST.prototype.serialize = function (this: MST): Promise<Serialized> {
   if (known && known.entries === this.entries) return known.serialized;
   const serialized = serialize.call(this);
   // kept once answered (a failed read is asked again), with the entries it was made from
-  serialized.then(() => encoded.set(this, { entries: this.entries, serialized }), () => {});
+  serialized.then(({ cid, bytes }) => {
+    encoded.set(this, { entries: this.entries, serialized });
+    const key = cid.toString();
+    if (!decoded.has(key)) keepNode(key, { obj: mstUtil.serializeNodeData(this.entries!), bytes });
+  }, () => {});
   return serialized;
 };
 
@@ -27,4 +40,26 @@ MST.prototype.serialize = function (this: MST): Promise<Serialized> {
 export function serializedOnce(node: MST): boolean {
   const known = encoded.get(node);
   return known !== undefined && known.entries === node.entries;
+}
+
+/** A node as the library reads it: its block's value (checked against the node schema) and its bytes. */
+export type DecodedNode = { obj: unknown; bytes: Uint8Array };
+
+const KEPT_NODES = 20_000;
+const decoded = new Map<string, DecodedNode>();
+
+/** The node this CID names, if this process has read or made it. */
+export function keptNode(cid: string): DecodedNode | undefined {
+  const node = decoded.get(cid);
+  if (node) {
+    decoded.delete(cid);
+    decoded.set(cid, node);
+  }
+  return node;
+}
+
+export function keepNode(cid: string, node: DecodedNode) {
+  decoded.delete(cid);
+  decoded.set(cid, node);
+  if (decoded.size > KEPT_NODES) decoded.delete(decoded.keys().next().value!);
 }

@@ -1,11 +1,14 @@
 // @atproto/repo's storage over Postgres: a member's MST and commit blocks in network_repo_blocks, read
 // through the transaction (or pool) it is given, with what this process already read kept in memory.
-import { BlockMap, type CommitData, ReadableBlockstore, type RepoStorage } from "@atproto/repo";
+import type { check } from "@atproto/common-web";
+import { BlockMap, type CommitData, nodeDataDef, ReadableBlockstore, type RepoStorage } from "@atproto/repo";
 import { type Cid, parseCid } from "@atproto/lex-data";
 import type { Db, Tx } from "../../../shared/db.ts";
 import { blocksByCid, putBlocks, replaceBlocks } from "../store/repo.ts";
-// every commit worked out over this storage encodes each tree node once (see mst.ts)
-import "./mst.ts";
+// every commit worked out over this storage encodes each tree node once and reads the nodes this process
+// knows without decoding them (see mst.ts), and adds block maps without parsing their CIDs (block-map.ts)
+import { keepNode, keptNode } from "./mst.ts";
+import { blocksByText, cidTexts } from "./block-map.ts";
 
 /**
  * Blocks this process has read or written, shared by every repository and transaction: a block is named by
@@ -70,6 +73,17 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
     return { blocks, missing: cids.filter((cid) => !blocks.has(cid)) };
   }
 
+  /** A tree node this process read or made is answered decoded already (mst.ts keptNode). */
+  override async attemptRead<T>(cid: Cid, def: check.Def<T>): Promise<{ obj: T; bytes: Uint8Array } | null> {
+    if ((def as unknown) !== nodeDataDef) return await super.attemptRead(cid, def);
+    const key = cid.toString();
+    const known = keptNode(key);
+    if (known) return known as { obj: T; bytes: Uint8Array };
+    const read = await super.attemptRead(cid, def);
+    if (read) keepNode(key, read);
+    return read;
+  }
+
   getRoot(): Promise<Cid | null> {
     throw new Error("the repository head is kept in network_repos (lockHead)");
   }
@@ -113,8 +127,11 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
     newBlocks: { cid: Cid; bytes: Uint8Array }[] = commit.newBlocks.entries(),
   ): { blocks: { cid: string; bytes: Uint8Array }[]; removed: string[] } {
     for (const { cid, bytes } of newBlocks) this.cache.set(cid, bytes);
-    const removed = commit.removedCids.toList().filter((cid) => !commit.newBlocks.has(cid));
-    for (const cid of removed) this.cache.delete(cid);
-    return { blocks: this.keep(newBlocks), removed: removed.map(String) };
+    // by CID text, as both sets keep them and the rows name them
+    const made = blocksByText(commit.newBlocks);
+    const removed = [...cidTexts(commit.removedCids)].filter((cid) => !made.has(cid));
+    const cached = blocksByText(this.cache);
+    for (const cid of removed) cached.delete(cid);
+    return { blocks: this.keep(newBlocks), removed };
   }
 }
