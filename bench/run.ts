@@ -64,28 +64,31 @@ async function measure(label: string, run: () => Promise<unknown>, iterations = 
 }
 
 /**
- * Two reads compared as a ratio, timed in turn (one sample of each, then again), so that a change in the
- * machine's load between two blocks of samples does not land on one side: each side's median.
+ * Two reads compared as a ratio, timed in turn: `block` samples of one, then as many of the other, and again,
+ * so that a change of the machine's load while they are timed falls on both sides alike. Each side's median.
  */
 async function measureInTurn(
   labels: [string, string],
   runs: [() => Promise<unknown>, () => Promise<unknown>],
   iterations = ITERATIONS,
+  block = 1,
 ): Promise<[number, number]> {
   for (let i = 0; i < Math.min(iterations, Math.max(5, Math.ceil(iterations / 2))); i++) {
     await runs[0]();
     await runs[1]();
   }
   const samples: [number[], number[]] = [[], []];
-  for (let i = 0; i < iterations; i++) {
+  for (let done = 0; done < iterations; done += block) {
     for (const side of [0, 1] as const) {
-      const t0 = performance.now();
-      await runs[side]();
-      samples[side].push(performance.now() - t0);
+      for (let i = done; i < Math.min(iterations, done + block); i++) {
+        const t0 = performance.now();
+        await runs[side]();
+        samples[side].push(performance.now() - t0);
+      }
     }
-    if ((i + 1) % Math.max(1, Math.floor(iterations / 4)) === 0) {
-      await Deno.stdout.write(new TextEncoder().encode(`\r  ${labels.join(" and ")} in turn: ${i + 1}/${iterations}`));
-    }
+    await Deno.stdout.write(
+      new TextEncoder().encode(`\r  ${labels.join(" and ")} in turn: ${Math.min(iterations, done + block)}/${iterations}`),
+    );
   }
   const [a, b] = samples.map(median);
   console.log(`\r  ${labels[0]}: median ${a.toFixed(2)} ms, ${labels[1]}: median ${b.toFixed(2)} ms, over ${iterations} each in turn`);
@@ -263,13 +266,14 @@ await runCli(async () => {
 
     const [{ id }] = await sql<{ id: string }[]>`select id from public.content_entries where stage = 'published' and model_id = ${type} order by id limit 1`;
     console.log(`bench: GET entries/${id}`);
-    // timed in blocks, not in turn: a floor this small, timed right after each HTTP request, measured
-    // slower (0.29 against 0.24 ms on PGlite), which would flatter the ratio
-    const apiOne = await measure("api", () => httpGet(`/entries/${id}`, env), ONE_ENTRY_ITERATIONS);
-    const floorOne = await measure("sql floor", async () => {
-      await sql`select id, model_id, access, fields, revision, created_at, updated_at from public.content_entries
-        where stage = 'published' and id = ${id}`;
-    }, ONE_ENTRY_ITERATIONS);
+    // in turn by blocks of 100, not sample by sample: a floor this small, timed right after each HTTP
+    // request, measured slower (0.29 against 0.24 ms on PGlite), which would flatter the ratio
+    const [apiOne, floorOne] = await measureInTurn(["api", "sql floor"], [
+      () => httpGet(`/entries/${id}`, env),
+      () =>
+        sql`select id, model_id, access, fields, revision, created_at, updated_at from public.content_entries
+          where stage = 'published' and id = ${id}`,
+    ], ONE_ENTRY_ITERATIONS, 100);
     const builtOne = await measure("api, answer built", () => httpGet(`/entries/${id}`), ONE_ENTRY_ITERATIONS);
     results.push({ name: "delivery entries/<id>", api_ms: apiOne, floor_ms: floorOne, ratio: apiOne / floorOne });
     results.push({ name: "delivery entries/<id>, answer built (cache off)", api_ms: builtOne, floor_ms: floorOne, ratio: builtOne / floorOne });
