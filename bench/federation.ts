@@ -3,7 +3,7 @@
 // to 50 concurrent subscribers. The site runs its own host with the federation open and a did:plc
 // directory from npm (@did-plc/server in memory) on loopback.
 import { Database, PlcServer } from "@did-plc/server";
-import type { Sql } from "../shared/db.ts";
+import { connect, type Sql } from "../shared/db.ts";
 import { createContext } from "../shared/context.ts";
 import { readConfig } from "../shared/config.ts";
 import { freePort } from "../shared/embedded.ts";
@@ -17,15 +17,29 @@ import { benchSize } from "./size.ts";
 import { percentile } from "./stats.ts";
 
 const SUBSCRIBERS = benchSize("BENCH_FEDERATION_SUBSCRIBERS", 50, 5);
-const COMMITS = benchSize("BENCH_FEDERATION_COMMITS", 200, 16);
+// about five seconds: 200 commits (about one) moved by a third from run to run with a pause or two
+const COMMITS = benchSize("BENCH_FEDERATION_COMMITS", 1000, 16);
 // untimed, before the timed run (as the reference is timed after its seeding and its one-writer run)
 const WARMUP_COMMITS = benchSize("BENCH_FEDERATION_WARMUP_COMMITS", 100, 0);
 const CONCURRENCY = 8;
 const PACED_COMMITS = benchSize("BENCH_FEDERATION_PACED_COMMITS", 150, 10);
 const PACED_RATE = Number(Deno.env.get("BENCH_FEDERATION_PACED_RATE") ?? 50);
 
-/** `referenceCreatePerSecond`: the reference PDS's createRecord rate from this run's network part, if it ran. */
-export async function benchFederation(sql: Sql, referenceCreatePerSecond?: number): Promise<Record<string, unknown>> {
+/**
+ * `databaseUrl`: the bench's database, which the site's host here reaches with a pool of its own at the
+ * deployed default size (the bench's shared pool holds 4, and eight writers' transactions queued for it);
+ * `referenceCreatePerSecond`: the reference PDS's createRecord rate from this run's network part, if it ran.
+ */
+export async function benchFederation(databaseUrl: string, referenceCreatePerSecond?: number): Promise<Record<string, unknown>> {
+  const sql = connect(databaseUrl);
+  try {
+    return await federationRun(sql, referenceCreatePerSecond);
+  } finally {
+    await sql.end();
+  }
+}
+
+async function federationRun(sql: Sql, referenceCreatePerSecond?: number): Promise<Record<string, unknown>> {
   console.log(`bench: federation, ${WARMUP_COMMITS} untimed then ${COMMITS} timed commits (concurrency ${CONCURRENCY}) to a verifying consumer and ${SUBSCRIBERS} subscribers`);
   const plcPort = freePort();
   const plc = PlcServer.create({ db: Database.mock(), port: plcPort });
@@ -82,6 +96,7 @@ export async function benchFederation(sql: Sql, referenceCreatePerSecond?: numbe
       writers: `${CONCURRENCY} joined members, one writer each`,
       subscribers: SUBSCRIBERS,
       clients: "the writers, the verifying consumer and the subscribers run in a worker thread of their own",
+      host_pool: "the deployed default (10 connections), a pool of its own",
       commits_per_second_written: COMMITS / (writtenMs / 1000),
       commits_per_second_verified: COMMITS / (totalMs / 1000),
       frame_delivery_p50_ms: percentile(delivered, 50),

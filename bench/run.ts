@@ -304,7 +304,7 @@ await runCli(async () => {
   if (wants("storefront")) results.push(...await benchStorefront(sql, { baseUrl, builtUrl: `http://localhost:${builtPort}` }, measure));
   const network = wants("network") ? await benchNetwork(sql, baseUrl) : undefined;
   if (network) results.push(network);
-  if (wants("federation")) results.push(await benchFederation(sql, referenceCreateRate(network)));
+  if (wants("federation")) results.push(await benchFederation(url, referenceCreateRate(network)));
   if (wants("support")) results.push(...await benchSupport(url));
   if (wants("images")) results.push(await benchImages(sql, ctx.storage, baseUrl));
   if (wants("webhooks")) results.push(await benchWebhooks(sql, url));
