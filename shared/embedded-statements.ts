@@ -9,6 +9,8 @@
 // drops a connection's statements when it closes. The backend is one session, so a statement parsed for
 // one connection is the same statement for every other (search_path and all).
 
+import { concatBytes } from "./bytes.ts";
+
 const PARSE = 0x50, BIND = 0x42, DESCRIBE = 0x44, CLOSE = 0x43;
 const STATEMENT = 0x53; // 'S': Describe and Close of a statement (not a portal)
 const PARSE_COMPLETE = Uint8Array.of(0x31, 0, 0, 0, 4);
@@ -147,7 +149,7 @@ export function sharedStatements(): SharedStatements {
       const exchange = exchangeOf(connection);
       // the answer, cut into messages (a type byte, then a length that counts itself); only an
       // ErrorResponse and a Parse's ParseComplete matter here
-      const chunk = exchange.pending.length ? concat(exchange.pending, output) : output;
+      const chunk = exchange.pending.length ? concatBytes(exchange.pending, output) : output;
       const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
       let at = 0;
       while (chunk.length - at >= 5) {
@@ -201,11 +203,4 @@ function errorCode(fields: Uint8Array): string {
     i = end + 1;
   }
   return "";
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -8,6 +8,7 @@ import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { sharedStatements } from "./embedded-statements.ts";
 import { runProjectModule } from "./project-process.ts";
+import { concatBytes } from "./bytes.ts";
 
 export interface EmbeddedPostgres {
   url: string;
@@ -264,7 +265,7 @@ function relayNotifications(server: PGLiteSocketServer, db: PGlite): Notificatio
       return {
         output(data) {
           // the backend's answer, cut into messages: type byte, then a length that counts itself
-          let chunk = pending.length ? concat(pending, data) : data;
+          let chunk = pending.length ? concatBytes(pending, data) : data;
           while (chunk.length >= 5) {
             const length = 1 + new DataView(chunk.buffer, chunk.byteOffset + 1, 4).getInt32(0);
             if (chunk.length < length) break;
@@ -283,11 +284,4 @@ function relayNotifications(server: PGLiteSocketServer, db: PGlite): Notificatio
       changes.delete(handlerId);
     },
   };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }

@@ -1,6 +1,7 @@
 // A WebSocket client opened by hand over TCP (RFC 6455 handshake), so that a test decides when its frames
 // are read: one that stops reading is a subscriber too slow for the stream. Reading later gives every
 // frame the server sent (server frames are unmasked), up to its close frame or the end of the connection.
+import { concatBytes } from "../../shared/bytes.ts";
 
 export interface RawFrame {
   opcode: number;
@@ -27,7 +28,7 @@ export async function openRawWebSocket(url: string): Promise<RawWebSocket> {
     const chunk = new Uint8Array(4096);
     const n = await conn.read(chunk);
     if (n === null) throw new Error("the server closed the connection during the handshake");
-    pending = join(pending, chunk.subarray(0, n));
+    pending = concatBytes(pending, chunk.subarray(0, n));
     const end = findHeadEnd(pending);
     if (end < 0) continue;
     const head = new TextDecoder().decode(pending.subarray(0, end));
@@ -56,7 +57,7 @@ export async function openRawWebSocket(url: string): Promise<RawWebSocket> {
         if (frames.some((f) => f.opcode === 8)) break;
         const n = await conn.read(buffer).catch(() => null);
         if (n === null) break;
-        rest = join(rest, buffer.subarray(0, n));
+        rest = concatBytes(rest, buffer.subarray(0, n));
         bytes += n;
       }
       if (frames.some((f) => f.opcode === 8)) {
@@ -104,14 +105,4 @@ function findHeadEnd(bytes: Uint8Array): number {
     if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) return i;
   }
   return -1;
-}
-
-function join(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

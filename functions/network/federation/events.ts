@@ -5,6 +5,7 @@ import type { CommitData } from "@atproto/repo";
 import { decodeAll, encode } from "@atproto/lex-cbor";
 import { type Cid, parseCid } from "@atproto/lex-data";
 import { blocksByText } from "./block-map.ts";
+import { concatBytes } from "../../../shared/bytes.ts";
 
 export interface CommitOp {
   action: "create" | "update" | "delete";
@@ -51,13 +52,7 @@ export function carFile(root: Cid, blocks: CarBlock[]): Uint8Array {
   const header = encode({ version: 1, roots: [root] } as never);
   const parts: Uint8Array[] = [varint(header.byteLength), header];
   for (const { cid, bytes } of blocks) parts.push(varint(cid.bytes.byteLength + bytes.byteLength), cid.bytes, bytes);
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
+  return concatBytes(...parts);
 }
 
 /** An unsigned LEB128 varint (the CAR format's lengths). */
@@ -255,23 +250,16 @@ function encodeArgument(major: number, value: number): Uint8Array {
 
 /** An #info frame: something the subscriber should know that is no event (OutdatedCursor), so no seq. */
 export function infoFrame(name: string, message?: string): Uint8Array {
-  return concat(encode({ op: 1, t: "#info" }), encode({ name, ...(message ? { message } : {}) }));
+  return concatBytes(encode({ op: 1, t: "#info" }), encode({ name, ...(message ? { message } : {}) }));
 }
 
 /** An error frame; the server closes the socket after it. */
 export function errorFrame(error: string, message?: string): Uint8Array {
-  return concat(encode({ op: -1 }), encode({ error, ...(message ? { message } : {}) }));
+  return concatBytes(encode({ op: -1 }), encode({ error, ...(message ? { message } : {}) }));
 }
 
 /** Header and body of a frame (what a consumer does). */
 export function readFrame(bytes: Uint8Array): { header: { op: number; t?: string }; body: Record<string, unknown> } {
   const [header, body] = [...decodeAll(bytes)] as unknown as [{ op: number; t?: string }, Record<string, unknown>];
   return { header, body };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
