@@ -149,7 +149,7 @@ export function sharedStatements(): SharedStatements {
       const exchange = exchangeOf(connection);
       // the answer, cut into messages (a type byte, then a length that counts itself); only an
       // ErrorResponse and a Parse's ParseComplete matter here
-      const chunk = exchange.pending.length ? concatBytes(exchange.pending, output) : output;
+      const chunk = exchange.pending.length ? concatBytes([exchange.pending, output]) : output;
       const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
       let at = 0;
       while (chunk.length - at >= 5) {

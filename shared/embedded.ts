@@ -265,7 +265,7 @@ function relayNotifications(server: PGLiteSocketServer, db: PGlite): Notificatio
       return {
         output(data) {
           // the backend's answer, cut into messages: type byte, then a length that counts itself
-          let chunk = pending.length ? concatBytes(pending, data) : data;
+          let chunk = pending.length ? concatBytes([pending, data]) : data;
           while (chunk.length >= 5) {
             const length = 1 + new DataView(chunk.buffer, chunk.byteOffset + 1, 4).getInt32(0);
             if (chunk.length < length) break;

@@ -1,5 +1,6 @@
 // HTTP pieces every function shares: open CORS, request ids, the client's address, function addresses.
 import type { Context, MiddlewareHandler } from "hono";
+import { concatBytes } from "./bytes.ts";
 import { randomHex } from "./ids.ts";
 
 /**
@@ -311,11 +312,5 @@ export async function readUpTo(
       reader.releaseLock();
     }
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks);
 }

@@ -28,7 +28,7 @@ export async function openRawWebSocket(url: string): Promise<RawWebSocket> {
     const chunk = new Uint8Array(4096);
     const n = await conn.read(chunk);
     if (n === null) throw new Error("the server closed the connection during the handshake");
-    pending = concatBytes(pending, chunk.subarray(0, n));
+    pending = concatBytes([pending, chunk.subarray(0, n)]);
     const end = findHeadEnd(pending);
     if (end < 0) continue;
     const head = new TextDecoder().decode(pending.subarray(0, end));
@@ -57,7 +57,7 @@ export async function openRawWebSocket(url: string): Promise<RawWebSocket> {
         if (frames.some((f) => f.opcode === 8)) break;
         const n = await conn.read(buffer).catch(() => null);
         if (n === null) break;
-        rest = concatBytes(rest, buffer.subarray(0, n));
+        rest = concatBytes([rest, buffer.subarray(0, n)]);
         bytes += n;
       }
       if (frames.some((f) => f.opcode === 8)) {

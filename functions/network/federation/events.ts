@@ -52,7 +52,7 @@ export function carFile(root: Cid, blocks: CarBlock[]): Uint8Array {
   const header = encode({ version: 1, roots: [root] } as never);
   const parts: Uint8Array[] = [varint(header.byteLength), header];
   for (const { cid, bytes } of blocks) parts.push(varint(cid.bytes.byteLength + bytes.byteLength), cid.bytes, bytes);
-  return concatBytes(...parts);
+  return concatBytes(parts);
 }
 
 /** An unsigned LEB128 varint (the CAR format's lengths). */
@@ -250,12 +250,12 @@ function encodeArgument(major: number, value: number): Uint8Array {
 
 /** An #info frame: something the subscriber should know that is no event (OutdatedCursor), so no seq. */
 export function infoFrame(name: string, message?: string): Uint8Array {
-  return concatBytes(encode({ op: 1, t: "#info" }), encode({ name, ...(message ? { message } : {}) }));
+  return concatBytes([encode({ op: 1, t: "#info" }), encode({ name, ...(message ? { message } : {}) })]);
 }
 
 /** An error frame; the server closes the socket after it. */
 export function errorFrame(error: string, message?: string): Uint8Array {
-  return concatBytes(encode({ op: -1 }), encode({ error, ...(message ? { message } : {}) }));
+  return concatBytes([encode({ op: -1 }), encode({ error, ...(message ? { message } : {}) })]);
 }
 
 /** Header and body of a frame (what a consumer does). */
