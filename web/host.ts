@@ -13,6 +13,12 @@ import { REWRITES, rewrite } from "./rewrites.ts";
 
 export type Fetcher = (request: Request, env: CallerEnv) => Response | Promise<Response>;
 
+/**
+ * The functions whose apps route by the path the entry hands them (shared/http.ts entryPath) and read
+ * only the query of the caller's address: they get the caller's own GET or HEAD, not a copy.
+ */
+const ROUTED_BY_ENTRY_PATH = new Set(["content"]);
+
 export function createFunctions(ctx: FunctionContext): Record<string, Fetcher> {
   const content = createContentApp(ctx);
   const scheduling = createSchedulingApp(ctx);
@@ -41,7 +47,7 @@ async function forwardTo(functions: Record<string, Fetcher>, fn: string, request
   const target = rewrite(url.pathname, REWRITES);
   if (!target || target.fn !== fn || !functions[fn]) return undefined;
   url.pathname = target.path;
-  return await handToApp(functions[fn], request, url, {});
+  return await handToApp(functions[fn], request, url, {}, { byEntryPath: ROUTED_BY_ENTRY_PATH.has(fn) });
 }
 
 export function createHostHandler(ctx: FunctionContext): Fetcher {
@@ -50,13 +56,15 @@ export function createHostHandler(ctx: FunctionContext): Fetcher {
     const url = new URL(request.url);
     const own = url.pathname.match(/^\/functions\/v1\/([^/]+)(?:\/|$)/);
     if (own && functions[own[1]]) {
-      return await handToApp(functions[own[1]], request, functionRootUrl(own[1], request.url), env);
+      const byEntryPath = ROUTED_BY_ENTRY_PATH.has(own[1]);
+      return await handToApp(functions[own[1]], request, functionRootUrl(own[1], request.url), env, { byEntryPath });
     }
     const target = rewrite(url.pathname, REWRITES);
     if (target && functions[target.fn]) {
       // the address as text: the path is the table's, already in URL form, and setting pathname on the
       // URL would parse it all again only for the Request to parse it once more
-      return await handToApp(functions[target.fn], request, `${url.origin}${target.path}${url.search}`, env);
+      const byEntryPath = ROUTED_BY_ENTRY_PATH.has(target.fn);
+      return await handToApp(functions[target.fn], request, `${url.origin}${target.path}${url.search}`, env, { byEntryPath });
     }
     return new Response(JSON.stringify({ error: "not found", path: url.pathname }), {
       status: 404,

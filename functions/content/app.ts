@@ -21,7 +21,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { answerCache } from "../../shared/answer-cache.ts";
 import type { FunctionContext } from "../../shared/context.ts";
-import { answerEntryRefusal, openCors, requestId } from "../../shared/http.ts";
+import { answerEntryRefusal, entryPath, openCors, requestId } from "../../shared/http.ts";
 import { unstorableUrlText } from "../../shared/input-text.ts";
 import { contentAccess, type ContentEnv } from "./access.ts";
 import { badQuery, ContentError, contentErrorHandler, notFound } from "./envelope.ts";
@@ -41,7 +41,8 @@ import { syncHandler } from "./routes/sync.ts";
 import { graphqlRoutes } from "./graphql/routes.ts";
 
 export function createContentApp(ctx: FunctionContext): Hono<ContentEnv> {
-  const app = new Hono<ContentEnv>({ strict: false });
+  // routed by the path its entry hands it (the entry passes GETs on as they came: see handToApp)
+  const app = new Hono<ContentEnv>({ getPath: entryPath });
   // delivery's REST reads and GraphQL keep their answers in one budget, under the same versions
   const answers = answerCache(ctx.sql, ctx.config.answerCacheBytes);
   app.use("*", requestId("X-Contentful-Request-Id"));

@@ -6,4 +6,9 @@ import { createContentApp } from "./app.ts";
 
 const config = readConfig();
 const app = createContentApp(createContext(config));
-Deno.serve((request, info) => handToApp(app.fetch, request, functionRootUrl("content", request.url), callerEnv(request, info, config)));
+// the app routes by the path the entry hands it, so GETs go on as they came (see handToApp)
+Deno.serve((request, info) =>
+  handToApp(app.fetch, request, functionRootUrl("content", request.url), callerEnv(request, info, config), {
+    byEntryPath: true,
+  })
+);

@@ -19,10 +19,12 @@ export function deployedContext(): FunctionContext {
 export function atFunctionAddress(
   fn: string,
   app: { request(request: Request, init?: RequestInit, env?: object): Response | Promise<Response> },
+  /** as the index.ts passes it (content's routes by the entry's path) */
+  options: { byEntryPath?: boolean } = {},
 ) {
   return (path: string, init: RequestInit = {}) => {
     const request = new Request(`${PUBLIC_URL}/functions/v1/${fn}${path}`, init);
-    return handToApp((r, env) => app.request(r, undefined, env), request, functionRootUrl(fn, request.url), {});
+    return handToApp((r, env) => app.request(r, undefined, env), request, functionRootUrl(fn, request.url), {}, options);
   };
 }
 

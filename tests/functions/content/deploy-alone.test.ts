@@ -7,7 +7,7 @@ import { createContentApp } from "../../../functions/content/app.ts";
 
 test("content alone: GET /spaces/<space>/entries with a delivery key answers the site's entries", async () => {
   const ctx = deployedContext();
-  const call = atFunctionAddress("content", createContentApp(ctx));
+  const call = atFunctionAddress("content", createContentApp(ctx), { byEntryPath: true });
   const [site] = await ctx.sql<{ slug: string; config: { api?: { space?: string } } }[]>`
     select slug, config from public.site_settings`;
   const space = site.config?.api?.space ?? site.slug;
