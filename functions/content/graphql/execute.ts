@@ -26,6 +26,7 @@ import { Loaders } from "./loaders.ts";
 import type { SchemaPlan } from "./plan.ts";
 import { type GraphqlContext, LEAVES_SERIALIZED } from "./resolvers.ts";
 import { schemaFor } from "./schema.ts";
+import { RecentMap } from "../../../shared/recent-map.ts";
 
 export interface GraphqlRequest {
   query: string;
@@ -48,17 +49,13 @@ function unstorableLiteral(document: DocumentNode): GraphQLError | undefined {
 // Clients send the same few query texts again and again: parsing and validating one costs more than
 // running it on a small page, so valid documents are kept per schema (the most recent 200).
 const DOCUMENTS_KEPT = 200;
-const documents = new WeakMap<GraphQLSchema, Map<string, DocumentNode>>();
+const documents = new WeakMap<GraphQLSchema, RecentMap<string, DocumentNode>>();
 
 function validDocument(schema: GraphQLSchema, query: string): DocumentNode {
   let kept = documents.get(schema);
-  if (!kept) documents.set(schema, kept = new Map());
+  if (!kept) documents.set(schema, kept = new RecentMap(DOCUMENTS_KEPT));
   const known = kept.get(query);
-  if (known) {
-    kept.delete(query); // most recently used last
-    kept.set(query, known);
-    return known;
-  }
+  if (known) return known;
   const parsed = parseBounded(query);
   if ("error" in parsed) throw invalid("Query cannot be parsed.", [parsed.error]);
   const document = parsed.document;
@@ -67,7 +64,6 @@ function validDocument(schema: GraphQLSchema, query: string): DocumentNode {
   const problems = validate(schema, document);
   if (problems.length) throw invalid("Query does not match the schema.", problems);
   kept.set(query, document);
-  if (kept.size > DOCUMENTS_KEPT) kept.delete(kept.keys().next().value!);
   return document;
 }
 

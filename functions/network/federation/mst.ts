@@ -17,6 +17,7 @@
 // (deserializeNodeData makes new entries from it), and a CID names one content, so a kept node is never
 // stale. Bounded: the least recently used go first.
 import { MST, mstUtil } from "@atproto/repo";
+import { RecentMap } from "../../../shared/recent-map.ts";
 
 type Serialized = Awaited<ReturnType<MST["serialize"]>>;
 
@@ -45,21 +46,13 @@ export function serializedOnce(node: MST): boolean {
 /** A node as the library reads it: its block's value (checked against the node schema) and its bytes. */
 export type DecodedNode = { obj: unknown; bytes: Uint8Array };
 
-const KEPT_NODES = 20_000;
-const decoded = new Map<string, DecodedNode>();
+const decoded = new RecentMap<string, DecodedNode>(20_000);
 
 /** The node this CID names, if this process has read or made it. */
 export function keptNode(cid: string): DecodedNode | undefined {
-  const node = decoded.get(cid);
-  if (node) {
-    decoded.delete(cid);
-    decoded.set(cid, node);
-  }
-  return node;
+  return decoded.get(cid);
 }
 
 export function keepNode(cid: string, node: DecodedNode) {
-  decoded.delete(cid);
   decoded.set(cid, node);
-  if (decoded.size > KEPT_NODES) decoded.delete(decoded.keys().next().value!);
 }

@@ -4,6 +4,7 @@ import type { check } from "@atproto/common-web";
 import { BlockMap, type CommitData, nodeDataDef, ReadableBlockstore, type RepoStorage } from "@atproto/repo";
 import { type Cid, parseCid } from "@atproto/lex-data";
 import type { Db, Tx } from "../../../shared/db.ts";
+import { RecentMap } from "../../../shared/recent-map.ts";
 import { blocksByCid, putBlocks, replaceBlocks } from "../store/repo.ts";
 // every commit worked out over this storage encodes each tree node once and reads the nodes this process
 // knows without decoding them (see mst.ts), and adds block maps without parsing their CIDs (block-map.ts)
@@ -16,23 +17,7 @@ import { blocksByText, cidTexts } from "./block-map.ts";
  * walks from the database (those reads sat inside the repository lock, in every write). Bounded: the
  * least recently used go first.
  */
-const KEPT_BLOCKS = 20_000;
-const kept = new Map<string, Uint8Array>();
-
-function keptBlock(cid: string): Uint8Array | undefined {
-  const bytes = kept.get(cid);
-  if (bytes) {
-    kept.delete(cid);
-    kept.set(cid, bytes);
-  }
-  return bytes;
-}
-
-function keepBlock(cid: string, bytes: Uint8Array) {
-  kept.delete(cid);
-  kept.set(cid, bytes);
-  if (kept.size > KEPT_BLOCKS) kept.delete(kept.keys().next().value!);
-}
+const kept = new RecentMap<string, Uint8Array>(20_000);
 
 export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
   /** this storage's own view: what it read or wrote, less what a commit of its dropped */
@@ -55,7 +40,7 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
     const { blocks, missing } = this.cache.getMany(cids);
     const unread: Cid[] = [];
     for (const cid of missing) {
-      const bytes = keptBlock(cid.toString());
+      const bytes = kept.get(cid.toString());
       if (bytes) {
         this.cache.set(cid, bytes);
         blocks.set(cid, bytes);
@@ -66,7 +51,7 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
         const cid = parseCid(row.cid);
         const bytes = new Uint8Array(row.bytes);
         this.cache.set(cid, bytes);
-        keepBlock(row.cid, bytes);
+        kept.set(row.cid, bytes);
         blocks.set(cid, bytes);
       }
     }
@@ -101,7 +86,7 @@ export class PgRepoStorage extends ReadableBlockstore implements RepoStorage {
   private keep(blocks: { cid: Cid; bytes: Uint8Array }[]): { cid: string; bytes: Uint8Array }[] {
     return blocks.map((e) => {
       const cid = e.cid.toString();
-      keepBlock(cid, e.bytes);
+      kept.set(cid, e.bytes);
       return { cid, bytes: e.bytes };
     });
   }
