@@ -28,6 +28,12 @@ import {
 } from "graphql";
 import type { SchemaPlan } from "./plan.ts";
 
+/** Whether a selection is in the answer: not dropped by @skip(if: true) or @include(if: false). */
+export function included(node: Parameters<typeof getDirectiveValues>[1], variables: Record<string, unknown>): boolean {
+  return getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+}
+
 export const MAXIMUM_COST = 11_000;
 export const MAXIMUM_LIMIT = 1000;
 
@@ -66,17 +72,13 @@ export function analyze(
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const analysis: Analysis = { cost: 0, preview: false, problems: [], leafArguments: false };
-  const included = (node: Parameters<typeof getDirectiveValues>[1]) =>
-    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
-
   const walk = (
     selections: SelectionSetNode | undefined,
     parent: GraphQLCompositeType,
     multiplier: number,
   ) => {
     for (const selection of selections?.selections ?? []) {
-      if (!included(selection)) continue;
+      if (!included(selection, variables)) continue;
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
         if (type && isCompositeType(type)) walk(selection.selectionSet, type, multiplier);

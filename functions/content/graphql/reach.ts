@@ -13,17 +13,15 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   getArgumentValues,
-  getDirectiveValues,
   getNamedType,
-  GraphQLIncludeDirective,
   type GraphQLSchema,
-  GraphQLSkipDirective,
   isAbstractType,
   isObjectType,
   Kind,
   type SelectionNode,
   type SelectionSetNode,
 } from "graphql";
+import { included } from "./cost.ts";
 import type { FieldPlan, SchemaPlan, TypePlan } from "./plan.ts";
 
 /** Rich text's link lists: the field names of <Type><Field>Entries and ...Assets, and the node types each lists. */
@@ -69,14 +67,10 @@ export function reachOfCollection(input: ReachInput, field: FieldNode, types: st
 /** The selections of a collection's `items` fields (every alias of it). */
 function itemsOf(input: ReachInput, selections: SelectionSetNode | undefined): SelectionNode[] {
   return (selections?.selections ?? []).flatMap((s) =>
-    s.kind === Kind.FIELD && s.name.value === "items" && included(input, s) ? s.selectionSet?.selections ?? [] : []
+    s.kind === Kind.FIELD && s.name.value === "items" && included(s, input.variables) ? s.selectionSet?.selections ?? [] : []
   );
 }
 
-function included(input: ReachInput, node: SelectionNode): boolean {
-  return getDirectiveValues(GraphQLSkipDirective, node, input.variables)?.if !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, input.variables)?.if !== false;
-}
 
 class Planner {
   private byTypeName: Map<string, TypePlan>;
@@ -101,7 +95,7 @@ class Planner {
 
   private walk(selections: readonly SelectionNode[], types: string[], reach: Reach) {
     for (const selection of selections) {
-      if (!included(this.input, selection)) continue;
+      if (!included(selection, this.input.variables)) continue;
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const condition = selection.typeCondition?.name.value;
         const narrowed = condition ? types.filter((t) => this.concrete(condition).includes(t)) : types;
@@ -169,7 +163,7 @@ class Planner {
     const steps: Step[] = [];
     const fields = (node: FieldNode | undefined, name?: string) =>
       (node?.selectionSet?.selections ?? []).filter((s): s is FieldNode =>
-        s.kind === Kind.FIELD && (name === undefined || s.name.value === name) && included(this.input, s)
+        s.kind === Kind.FIELD && (name === undefined || s.name.value === name) && included(s, this.input.variables)
       );
     for (const links of fields(selection, "links")) {
       for (const [list, linkType] of [["entries", "Entry"], ["assets", "Asset"]] as const) {
