@@ -213,19 +213,20 @@ export function periodIndex(
   return period === "month" ? date.getUTCFullYear() * 12 + date.getUTCMonth() : date.getUTCFullYear();
 }
 
-/** The start of the day, week (by weekStart), month or year an instant falls in, as a key. */
+/**
+ * The start of the day, week (by weekStart), month or year an instant falls in, as a key: periodIndex's
+ * period written as its first date (day, week), YYYY-MM or YYYY.
+ */
 export function periodKey(
   ms: number,
   zone: string,
   period: "day" | "week" | "month" | "year",
   weekStart = 1,
 ): string {
-  const date = dateIn(ms, zone);
-  if (period === "day") return date;
-  if (period === "month") return date.slice(0, 7);
-  if (period === "year") return date.slice(0, 4);
-  const back = (weekdayOf(date) - weekStart + 7) % 7;
-  return addDays(date, -back);
+  const index = periodIndex(ms, zone, period, weekStart);
+  if (period === "day" || period === "week") return dateOfDay(index);
+  const year = (y: number) => String(y).padStart(4, "0");
+  return period === "month" ? `${year(Math.floor(index / 12))}-${String(index % 12 + 1).padStart(2, "0")}` : year(index);
 }
 
 /** The first day of the period after the one `ms` falls in (for "next possible booking" answers). */

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { DateTime } from "luxon";
 import { test } from "../../helpers/test.ts";
 import {
+  addDays,
   dateIn,
   dateOfDay,
   dayIn,
@@ -60,11 +61,16 @@ test("the weekday, date and period number of a day number agree with the date te
       const date = dateIn(ms, z);
       assert.equal(dateOfDay(dayIn(ms, z)), date);
       assert.equal(weekdayOfDay(dayIn(ms, z)), weekdayOf(date));
-      const week = periodKey(ms, z, "week", weekStart);
+      // the week's first date worked out from the date text alone
+      const week = addDays(date, -((weekdayOf(date) - weekStart + 7) % 7));
       assert.equal(dateOfDay(periodIndex(ms, z, "week", weekStart)), week);
+      assert.equal(periodKey(ms, z, "week", weekStart), week);
+      assert.equal(periodKey(ms, z, "day"), date);
       const [y, m] = date.split("-").map(Number);
       assert.equal(periodIndex(ms, z, "month"), y * 12 + m - 1);
       assert.equal(periodIndex(ms, z, "year"), y);
+      assert.equal(periodKey(ms, z, "month"), date.slice(0, 7));
+      assert.equal(periodKey(ms, z, "year"), date.slice(0, 4));
       assert.equal(wallDayToUtc(dayIn(ms, z), 600, z), wallToUtc(date, 600, z));
     }),
     { numRuns: 3000 },
