@@ -33,6 +33,13 @@ async function starts(baseUrl: string, week: number): Promise<string[]> {
   );
 }
 
+/** A guest's half-hour intro call at `time`, booked through the API: its uid. */
+async function bookIntroCall(time: string): Promise<string> {
+  const made = await call("POST", "/bookings", key, guestBooking("intro-call", time, { lengthInMinutes: 30 }));
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  return made.body.data.uid as string;
+}
+
 async function heldVersion(): Promise<number> {
   const [v] = await sql<{ version: number }[]>`
     select version from public.answer_versions where scope = ${HELD_SCOPE}`;
@@ -58,16 +65,10 @@ test("a booking through one instance leaves the slots another instance kept, and
     const time = at(150, 1, "09:00");
     assert.ok((await starts(b.baseUrl, 150)).includes(time));
     assert.ok((await starts(b.baseUrl, 150)).includes(time), "read twice: the second read takes kept data");
-    const made = await call(
-      "POST",
-      "/bookings",
-      key,
-      guestBooking("intro-call", time, { lengthInMinutes: 30 }),
-    );
-    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const uid = await bookIntroCall(time);
     assert.ok(!(await starts(b.baseUrl, 150)).includes(time), "the other instance's next answer lacks it");
     assert.ok(!(await starts(host.baseUrl, 150)).includes(time));
-    const cancelled = await call("POST", `/bookings/${made.body.data.uid}/cancel`, key, {
+    const cancelled = await call("POST", `/bookings/${uid}/cancel`, key, {
       cancellationReason: "kept-slots test",
     });
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
@@ -113,14 +114,7 @@ test("held time written straight to the database (an administrator, another tool
 
 test("the held-time version moves with what slots read, and stands for what they do not", async () => {
   const time = at(152, 3, "11:00");
-  const made = await call(
-    "POST",
-    "/bookings",
-    key,
-    guestBooking("intro-call", time, { lengthInMinutes: 30 }),
-  );
-  assert.equal(made.status, 201, JSON.stringify(made.body));
-  const uid = made.body.data.uid as string;
+  const uid = await bookIntroCall(time);
   const booking = sql`(select id from public.scheduling_bookings where uid = ${uid})`;
   // Each step in a transaction that first locks the version row (other tests' bookings then wait for it
   // at their commits, so every bump seen here is this transaction's), fires its deferred triggers at once
@@ -206,15 +200,9 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const [x, y] = await Promise.all([153, 153].map(async (week, i) => {
-      const made = await call(
-        "POST",
-        "/bookings",
-        key,
-        guestBooking("intro-call", at(week, i + 1, "13:00"), { lengthInMinutes: 30 }),
-      );
-      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const uid = await bookIntroCall(at(week, i + 1, "13:00"));
       const [row] = await sql<{ id: number }[]>`
-        select id from public.scheduling_bookings where uid = ${made.body.data.uid}`;
+        select id from public.scheduling_bookings where uid = ${uid}`;
       return row.id;
     }));
     const a = connect(testDatabaseUrl(), { max: 1 }), b = connect(testDatabaseUrl(), { max: 1 });
