@@ -14,7 +14,21 @@
 
 -- 1. exact privileges for the tables whose columns or rows must stay with the service role
 revoke all on public.api_keys, public.webhook_outbox, public.site_secrets, public.storage_objects,
-  public.rate_limit_counters, public.site_settings from anon, authenticated;
+  public.site_settings from anon, authenticated;
+-- the rate-limit tables and functions of their time (later ones replace them and guard themselves:
+-- 20261126008000_rate_limit_buckets.sql), left alone once gone so this file still applies again
+do $$
+begin
+  if to_regclass('public.rate_limit_counters') is not null then
+    revoke all on public.rate_limit_counters from anon, authenticated;
+  end if;
+  if to_regprocedure('public.rate_limit_hit(text, integer[], timestamptz)') is not null then
+    -- counting hits is the functions' job (functions are executable by PUBLIC unless revoked)
+    revoke execute on function public.rate_limit_hit(text, integer[], timestamptz) from public, anon, authenticated;
+    grant execute on function public.rate_limit_hit(text, integer[], timestamptz) to service_role;
+  end if;
+end
+$$;
 
 grant select (id, name, kind, gated, prefix, created_by, created_at, last_used_at, revoked_at)
   on public.api_keys to authenticated;
@@ -50,10 +64,6 @@ begin
   end if;
 end
 $$;
-
--- counting hits is the functions' job (functions are executable by PUBLIC unless revoked)
-revoke execute on function public.rate_limit_hit(text, integer[], timestamptz) from public, anon, authenticated;
-grant execute on function public.rate_limit_hit(text, integer[], timestamptz) to service_role;
 
 -- 3. tombstones are written by the triggers as their owner, whoever changes the entry or asset
 alter function public.content_entry_tombstone() security definer set search_path = public, pg_temp;

@@ -36,12 +36,13 @@ export interface Admission {
 }
 
 /**
- * The site settings last read through each pool, with the `site` version they were read at: the
- * admission statement sends them again only once that version moved (a trigger bumps it on any change).
+ * The site settings last read through each pool, with the `site` version they were read at: they are
+ * read again only once that version moved (a trigger bumps it on any change), by a statement of their
+ * own, so the admission statement of every other request leaves the settings table alone.
  */
 const knownSites = new WeakMap<Db, { version: number; site: SiteSettings }>();
 
-/** The minute this process last asked rate_limit_hit to try its sweep. */
+/** The minute this process last asked rate_limit_sweep_due to try its sweep. */
 let sweptMinute = -1;
 
 /**
@@ -61,7 +62,7 @@ const TOUCH_EVERY_MS = 60_000;
  * What the admission statement answers, as one JSON array (one column parsed once: a column each cost
  * the driver more than the statement's own work on a server): the key's id, name, kind, gated and
  * revoked; its last_used_at in ms as the statement's snapshot saw it (before its own touch); the answer
- * versions; the site settings when their version moved; and each window as [seconds, hits, start ms].
+ * versions; and the bucket's count in each window, in the order the windows were sent.
  */
 type AdmissionRow = [
   id: string | null,
@@ -71,53 +72,66 @@ type AdmissionRow = [
   revoked: boolean | null,
   lastUsedMs: number | null,
   versions: Record<string, number> | null,
-  site: SiteSettings | null,
-  windows: [number, number, number][] | null,
+  hits: number[],
 ];
 
 /**
- * The admission statement, one text for each of its four forms: with or without the key's touch, and
- * counting with or without the minute's sweep. Fixed texts sent with their parameters rather than the
- * driver's composed fragments: composing them was a fifth of the driver's work for every request of
- * every API, and no caller's text ever enters them.
+ * The admission statement: fixed texts sent with their parameters rather than the driver's composed
+ * fragments (composing them was a fifth of the driver's work for every request of every API), one for
+ * each number of windows and each of its forms: with or without the key's touch, and with or without
+ * the minute's sweep. No caller's text ever enters them.
  *   $1 the key's hash (null: no key presented)   $2 the bucket counted
  *   $3 the caller's address bucket, counted instead when $1 matches no key (null: count $2 regardless)
- *   $4 the windows' seconds   $5 now   $6 the site version this process already holds (null: none)
- * The counters and the key's touch need no wait for the disk at commit (synchronous_commit off for this
- * transaction only): a crash may lose the last fraction of a second of counts, never corrupt them, and
- * on a server the flush was the larger part of the statement's time.
+ *   $4 the windows' seconds   $5 now   $6 now in whole seconds since the epoch
+ *   $7 the second by which every window that now falls in has ended   $8 a count of 1 in every window
+ * The count is the bucket's one row (migrations/20261126008000_rate_limit_buckets.sql): a window's count
+ * carries on while the row's last count fell in the same window as now, else starts over at 1; a row
+ * counted under other windows starts over in all of them. The counters and the key's touch need no wait
+ * for the disk at commit (synchronous_commit off for this transaction only): a crash may lose the last
+ * fraction of a second of counts, never corrupt them, and on a server the flush was the larger part of
+ * the statement's time.
  */
-function admissionText(touch: boolean, sweep: boolean): string {
+function admissionText(windowCount: number, touch: boolean, sweep: boolean): string {
   const touched = touch
     ? `update public.api_keys set last_used_at = $5
         where id = (select id from k where not revoked
                       and (last_used_at is null or last_used_at < $5::timestamptz - interval '60 seconds'))`
     : "select";
+  const counts = Array.from({ length: windowCount }, (_, i) =>
+    `case when b.counted_at / excluded.windows[${i + 1}] = excluded.counted_at / excluded.windows[${i + 1}]
+       then b.hits[${i + 1}] + 1 else 1 end`).join(", ");
   return `
     with k as (
       select id, name, kind, gated, revoked_at is not null as revoked, last_used_at
       from public.api_keys where hash = $1::text
     ), touched as (${touched}), counted as (
-      select * from public.${sweep ? "rate_limit_hit" : "rate_limit_count"}(
-        case when $3::text is not null and not exists (select 1 from k) then $3::text else $2::text end, $4::int[], $5::timestamptz)
+      insert into public.rate_limit_buckets as b (bucket, windows, hits, counted_at, expires_at)
+      select case when $3::text is not null and not exists (select 1 from k) then $3::text else $2::text end,
+        $4::int[], $8::int[], $6::bigint, $7::bigint
+      on conflict (bucket) do update set
+        hits = case when b.windows = excluded.windows then array[${counts}] else excluded.hits end,
+        windows = excluded.windows, counted_at = excluded.counted_at, expires_at = excluded.expires_at
+      returning b.hits
     ), unflushed as (
-      select set_config('synchronous_commit', 'off', true)
-    ), v as (
-      select json_object_agg(scope, version) as versions, max(version) filter (where scope = 'site') as site
-      from public.answer_versions
+      select set_config('synchronous_commit', 'off', true), ${
+    sweep ? "public.rate_limit_sweep_due($5::timestamptz)" : "$5::timestamptz"
+  }
     )
     select json_build_array(
       k.id, k.name, k.kind, k.gated, k.revoked,
       (extract(epoch from k.last_used_at) * 1000)::float8,
-      (select versions from v),
-      (select row_to_json(s) from (
-         select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s
-       where (select site from v) is distinct from $6::bigint),
-      (select json_agg(json_build_array(window_seconds, hits, extract(epoch from window_start) * 1000)) from counted)
+      (select json_object_agg(scope, version) from public.answer_versions),
+      (select hits from counted)
     ) as admission
     from (select) one cross join unflushed left join k on true`;
 }
-const ADMISSION_TEXTS = [false, true].map((touch) => [false, true].map((sweep) => admissionText(touch, sweep)));
+const admissionTexts = new Map<string, string>();
+function admissionStatement(windowCount: number, touch: boolean, sweep: boolean): string {
+  const form = `${windowCount} ${touch} ${sweep}`;
+  let text = admissionTexts.get(form);
+  if (!text) admissionTexts.set(form, text = admissionText(windowCount, touch, sweep));
+  return text;
+}
 
 export async function admit(
   db: Db,
@@ -142,40 +156,40 @@ export async function admit(
   const hash = input.token ? await hashKey(input.token) : null;
   const addressBucket = `${input.api}:ip:${input.clientAddress}`;
   const tokenBucket = hash ? `${input.api}:key:${hash.slice(0, 24)}` : addressBucket;
-  // sent as an array literal in text: a JS array needs the pool to have read Postgres's array types
-  // first, which a fresh pool's first statements can race (postgres.js then sends "3600,1")
-  const seconds = `{${input.windows.map((w) => Math.trunc(w.seconds)).join(",")}}`;
-  // rate_limit_hit also tries the minute's sweep: a process asks it to once a minute, and only counts
-  // otherwise (the sweep's own row would be one more write on every request)
-  const minute = Math.floor(input.now.getTime() / 60_000);
+  const nowMs = input.now.getTime();
+  const nowSecond = Math.floor(nowMs / 1000);
+  const seconds = input.windows.map((w) => Math.max(1, Math.trunc(w.seconds)));
+  const windowStart = (w: number) => Math.floor(nowSecond / w) * w;
+  const expiresAt = Math.max(...seconds.map((w) => windowStart(w) + w));
+  // rate_limit_sweep_due also tries the minute's sweep: a process asks it to once a minute, and only
+  // counts otherwise (the sweep's own row would be one more write on every request)
+  const minute = Math.floor(nowMs / 60_000);
   const sweep = minute !== sweptMinute;
   sweptMinute = minute;
-  const known = knownSites.get(db);
-  const nowMs = input.now.getTime();
   const touchedAt = hash === null ? undefined : lastTouched.get(hash);
   const touchDue = hash !== null && (touchedAt === undefined || nowMs - touchedAt >= TOUCH_EVERY_MS);
   const [{ admission }] = await db.unsafe<{ admission: AdmissionRow }[]>(
-    ADMISSION_TEXTS[touchDue ? 1 : 0][sweep ? 1 : 0],
+    admissionStatement(seconds.length, touchDue, sweep),
     [
       hash,
       tokenBucket,
       input.unknownTokensBy === "address" && hash ? addressBucket : null,
-      seconds,
+      // arrays sent as literals in text: a JS array needs the pool to have read Postgres's array types
+      // first, which a fresh pool's first statements can race (postgres.js then sends "3600,1")
+      `{${seconds.join(",")}}`,
       input.now,
-      known?.version ?? null,
+      nowSecond,
+      expiresAt,
+      `{${seconds.map(() => 1).join(",")}}`,
     ],
     { prepare: true },
   );
-  const [id, name, kind, gated, revoked, lastUsedMs, read, readSite, counted] = admission;
+  const [id, name, kind, gated, revoked, lastUsedMs, read, hits] = admission;
   const versions = read ?? {};
-  let site = readSite;
-  if (site) knownSites.set(db, { version: versions.site, site });
-  else if (known && known.version === versions.site) site = known.site;
-  const windows = limits.map((w) => {
-    const window = counted?.find(([seconds]) => seconds === w.seconds);
-    const count = window?.[1] ?? 0;
-    const start = window ? Number(window[2]) : nowMs;
-    const resetIn = Math.max(1, Math.ceil((start + w.seconds * 1000 - nowMs) / 1000));
+  const site = await siteAt(db, versions.site);
+  const windows = limits.map((w, i) => {
+    const count = hits[i];
+    const resetIn = Math.max(1, Math.ceil(((windowStart(seconds[i]) + seconds[i]) * 1000 - nowMs) / 1000));
     return { ...w, hits: count, remaining: Math.max(0, w.limit - count), resetIn };
   });
   if (hash !== null && id && !revoked) rememberTouch(hash, lastUsedMs, touchDue, nowMs);
@@ -188,6 +202,22 @@ export async function admit(
     exceeded: windows.find((w) => w.hits > w.limit),
     versions,
   };
+}
+
+/**
+ * The site settings as of the `site` version the admission saw, read again only when that version
+ * moved since this process last read them (null while the site has not been imported).
+ */
+async function siteAt(db: Db, version: number | undefined): Promise<SiteSettings | null> {
+  const known = knownSites.get(db);
+  if (known && known.version === version) return known.site;
+  const [row] = await db<{ site: SiteSettings; version: number }[]>`
+    select row_to_json(s) as site, (select version from public.answer_versions where scope = 'site') as version
+    from (select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s`;
+  if (!row) return null;
+  // a bigint: a pool without shared/db.ts's parser hands it over as text
+  knownSites.set(db, { version: Number(row.version), site: row.site });
+  return row.site;
 }
 
 /** What the admission just read or wrote of a key's last_used_at, for lastTouched. */

@@ -94,3 +94,66 @@ test("the admission's commit is not waited for, and the setting ends with its tr
     await sql.end();
   }
 });
+
+test("each window counts on while now falls in it and starts over when it rolls", async () => {
+  const { key } = await createKey(testSql(), { name: "gate windows", kind: "delivery" });
+  // 10:00:58 and on: the one-second window rolls every second, the hour's only at 11:00
+  const { enter } = clockedAdmissions(key, new Date("2031-03-04T10:59:58Z"));
+  const counts = async (seconds: number) => (await enter(seconds)).windows.map((w) => [w.seconds, w.hits]);
+  assert.deepEqual(await counts(0), [[3600, 1], [1, 1]]);
+  assert.deepEqual(await counts(0.5), [[3600, 2], [1, 2]], "the same second: both count on");
+  assert.deepEqual(await counts(1), [[3600, 3], [1, 1]], "the next second: the short window starts over");
+  assert.deepEqual(await counts(2), [[3600, 1], [1, 1]], "11:00: the hour starts over too");
+  const late = await enter(2.25);
+  assert.equal(late.windows[0].resetIn, 3600, "the hour's window resets at 12:00");
+  assert.equal(late.windows[1].resetIn, 1);
+});
+
+test("a bucket counted under other windows starts over in all of them", async () => {
+  const { key } = await createKey(testSql(), { name: "gate other windows", kind: "delivery" });
+  const now = new Date("2031-03-05T10:00:00Z");
+  const enter = (ws: typeof windows) =>
+    admit(testSql(), { api: "gate-test", token: key, clientAddress: "192.0.2.1", windows: ws, now });
+  await enter(windows);
+  await enter(windows);
+  const other = await enter([{ seconds: 60, limit: 10 }, { seconds: 3600, limit: 1000 }]);
+  assert.deepEqual(other.windows.map((w) => w.hits), [1, 1]);
+  assert.deepEqual((await enter(windows)).windows.map((w) => w.hits), [1, 1]);
+});
+
+test("past a window's limit the admission names it, and made-up tokens share the address's budget", async () => {
+  const now = new Date("2031-03-06T10:00:00Z");
+  const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+  const tight = [{ seconds: 3600, limit: 2 }, { seconds: 1, limit: 100 }];
+  const enter = (token: string) =>
+    admit(testSql(), { api: "gate-test", token, clientAddress: address, windows: tight, now, unknownTokensBy: "address" });
+  const first = await enter("made-up-1");
+  assert.equal(first.unknownKey, true);
+  assert.equal(first.exceeded, undefined);
+  await enter("made-up-2");
+  const third = await enter("made-up-3");
+  assert.equal(third.exceeded?.seconds, 3600, "three made-up tokens, one address: its hour's two are spent");
+  assert.equal(third.windows[0].remaining, 0);
+});
+
+test("the site settings are read again only once their version moved", async () => {
+  const sent: string[] = [];
+  const sql = postgres(testDatabaseUrl(), { max: 1, debug: (_connection, query) => sent.push(query) });
+  try {
+    const enter = () =>
+      admit(sql as unknown as Sql, { api: "gate-test", clientAddress: "192.0.2.9", windows, now: new Date() });
+    const reads = () => sent.filter((text) => /from public\.site_settings/.test(text)).length;
+    const before = await enter();
+    assert.ok(before.site, "the test database has a site");
+    const first = reads();
+    await enter();
+    await enter();
+    assert.equal(reads(), first, "an unchanged version: no read");
+    await testSql()`update public.site_settings set name = name`;
+    const after = await enter();
+    assert.equal(reads(), first + 1, "a moved version: one read");
+    assert.deepEqual(after.site?.name, before.site?.name);
+  } finally {
+    await sql.end();
+  }
+});

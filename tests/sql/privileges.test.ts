@@ -40,7 +40,7 @@ test("the hardening holds where the platform grants every table to anon and auth
 
     // what Supabase's default privileges do to every table created in public
     await tx`grant all on public.api_keys, public.webhook_outbox, public.site_secrets, public.storage_objects,
-           public.rate_limit_counters, public.site_settings, public.profiles, public.content_entries to anon, authenticated`;
+           public.site_settings, public.profiles, public.content_entries to anon, authenticated`;
     // the hole this would open without the hardening
     const leaked = await as(tx, people.admin, (q) => q`select hash from public.api_keys where id = ${keyId}`);
     assert.equal(leaked.length, 1, "the simulated platform grants do open the hash column");
@@ -79,7 +79,7 @@ const ACCESS_BY_TABLE: Record<string, Access> = {
   storage_objects: NONE,
   api_keys: { anon: "-", authenticated: "INSERT,SELECT,UPDATE / INSERT,SELECT,UPDATE" },
   profiles: { anon: "-", authenticated: "DELETE,INSERT,SELECT,UPDATE / ALL,SELECT" },
-  rate_limit_counters: NONE,
+  rate_limit_buckets: NONE,
   answer_versions: NONE,
   webhook_outbox: { anon: "-", authenticated: "SELECT / SELECT" },
   // content

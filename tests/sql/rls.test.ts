@@ -4,7 +4,7 @@ import { test } from "../helpers/test.ts";
 import type { Tx } from "../../shared/db.ts";
 import { as, ids, makePeople, refused, rolledBack } from "./support.ts";
 
-const STAFF_ONLY_TABLES = ["site_secrets", "storage_objects", "rate_limit_counters", "answer_versions"];
+const STAFF_ONLY_TABLES = ["site_secrets", "storage_objects", "rate_limit_buckets", "answer_versions"];
 
 async function insertKey(tx: Tx, createdBy: string): Promise<string> {
   const [{ id }] = await tx<{ id: string }[]>`
@@ -141,8 +141,8 @@ test("anon and signed-in people never read site secrets, stored files or rate-li
           await refused(q, (s) => s`select count(*) from ${s("public." + table)}`);
         }
         await refused(q, (s) => s`insert into public.site_secrets (name, value) values ('planted', 'x')`);
-        await refused(q, (s) => s`delete from public.rate_limit_counters`);
-        await refused(q, (s) => s`select * from public.rate_limit_hit('x', array[60], now())`);
+        await refused(q, (s) => s`delete from public.rate_limit_buckets`);
+        await refused(q, (s) => s`select public.rate_limit_sweep_due(now())`);
       });
     }
   }));

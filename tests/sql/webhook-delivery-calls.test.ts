@@ -160,11 +160,13 @@ test("pg_cron: the delivery minute (only while rows are due) and the 04:50 sweep
     await tx.unsafe(jobs.find((j) => j.jobname === "sitewire-sweep-image-cache")!.command);
     assert.equal((await requests()).at(-1)!.url, "https://project.example/functions/v1/content/sweep-image-cache");
 
-    // the rate-limit job runs in the database itself: windows long over go, a live one stays
-    await tx`insert into public.rate_limit_counters (bucket, window_start, window_seconds, hits) values
-      ('cron-test:old', now() - interval '2 hours', 60, 5), ('cron-test:live', date_trunc('minute', now()), 60, 5)`;
+    // the rate-limit job runs in the database itself: buckets long over go, a live one stays
+    const second = (offset: number) => Math.floor(Date.now() / 1000) + offset;
+    await tx`insert into public.rate_limit_buckets (bucket, windows, hits, counted_at, expires_at) values
+      ('cron-test:old', '{60}', '{5}', ${second(-7200)}, ${second(-7170)}),
+      ('cron-test:live', '{60}', '{5}', ${second(0)}, ${second(60)})`;
     await tx.unsafe(jobs.find((j) => j.jobname === "sitewire-sweep-rate-limits")!.command);
-    const left = await tx<{ bucket: string }[]>`select bucket from public.rate_limit_counters where bucket like 'cron-test:%'`;
+    const left = await tx<{ bucket: string }[]>`select bucket from public.rate_limit_buckets where bucket like 'cron-test:%'`;
     assert.deepEqual(left.map((r) => r.bucket), ["cron-test:live"]);
   }));
 

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "../helpers/test.ts";
 import { testSql } from "../helpers/db.ts";
 import { serveTestHost } from "../helpers/host.ts";
+import { fillWindow } from "../helpers/rate-limits.ts";
 import { admit, scaledWindows } from "../../shared/gate.ts";
 import { createKey, hashKey } from "../../shared/keys.ts";
 import { CONTENT_RATE_LIMITS } from "../../functions/content/access.ts";
@@ -73,14 +74,7 @@ test("a host with RATE_LIMIT_SCALE=10 states and enforces ten times every limit 
 
     // the minute window filled up to its unscaled limit still admits; filled to the scaled one, refuses
     const bucket = `scheduling:key:${(await hashKey(scheduling)).slice(0, 24)}`;
-    const fill = async (hits: number) => {
-      const now = Math.floor(Date.now() / 1000);
-      for (const start of [Math.floor(now / 60) * 60, Math.floor(now / 60) * 60 + 60]) {
-        await sql`insert into public.rate_limit_counters (bucket, window_start, window_seconds, hits)
-          values (${bucket}, to_timestamp(${start}), 60, ${hits})
-          on conflict (bucket, window_seconds, window_start) do update set hits = excluded.hits`;
-      }
-    };
+    const fill = (hits: number) => fillWindow(sql, bucket, SCHEDULING_RATE_LIMITS, 60, hits);
     await fill(minute.limit);
     const past = await me();
     await past.body?.cancel();
