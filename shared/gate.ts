@@ -97,21 +97,13 @@ function admissionText(windowCount: number, touch: boolean, sweep: boolean): str
         where id = (select id from k where not revoked
                       and (last_used_at is null or last_used_at < $5::timestamptz - interval '60 seconds'))`
     : "select";
-  const counts = Array.from({ length: windowCount }, (_, i) =>
-    `case when b.counted_at / excluded.windows[${i + 1}] = excluded.counted_at / excluded.windows[${i + 1}]
-       then b.hits[${i + 1}] + 1 else 1 end`).join(", ");
+  const bucket = "case when $3::text is not null and not exists (select 1 from k) then $3::text else $2::text end";
   return `
     with k as (
       select id, name, kind, gated, revoked_at is not null as revoked, last_used_at
       from public.api_keys where hash = $1::text
     ), touched as (${touched}), counted as (
-      insert into public.rate_limit_buckets as b (bucket, windows, hits, counted_at, expires_at)
-      select case when $3::text is not null and not exists (select 1 from k) then $3::text else $2::text end,
-        $4::int[], $8::int[], $6::bigint, $7::bigint
-      on conflict (bucket) do update set
-        hits = case when b.windows = excluded.windows then array[${counts}] else excluded.hits end,
-        windows = excluded.windows, counted_at = excluded.counted_at, expires_at = excluded.expires_at
-      returning b.hits
+      ${countingText(windowCount, { bucket, windows: "$4", ones: "$8", second: "$6", expires: "$7" })}
     ), unflushed as (
       select set_config('synchronous_commit', 'off', true), ${
     sweep ? "public.rate_limit_sweep_due($5::timestamptz)" : "$5::timestamptz"
@@ -125,6 +117,83 @@ function admissionText(windowCount: number, touch: boolean, sweep: boolean): str
     ) as admission
     from (select) one cross join unflushed left join k on true`;
 }
+/**
+ * Counting one hit of a bucket in each of its windows, as the upsert of the bucket's one row, answering
+ * the row's counts (`returning b.hits`). The parts are the statement's own expressions or parameters:
+ * the bucket's name, the windows' seconds, a 1 for each window, now in whole seconds since the epoch,
+ * and the second by which every window now falls in has ended (countsNow works these out).
+ */
+function countingText(
+  windowCount: number,
+  part: { bucket: string; windows: string; ones: string; second: string; expires: string },
+): string {
+  const counts = Array.from({ length: windowCount }, (_, i) =>
+    `case when b.counted_at / excluded.windows[${i + 1}] = excluded.counted_at / excluded.windows[${i + 1}]
+       then b.hits[${i + 1}] + 1 else 1 end`).join(", ");
+  return `insert into public.rate_limit_buckets as b (bucket, windows, hits, counted_at, expires_at)
+      select ${part.bucket}, ${part.windows}::int[], ${part.ones}::int[], ${part.second}::bigint, ${part.expires}::bigint
+      on conflict (bucket) do update set
+        hits = case when b.windows = excluded.windows then array[${counts}] else excluded.hits end,
+        windows = excluded.windows, counted_at = excluded.counted_at, expires_at = excluded.expires_at
+      returning b.hits`;
+}
+
+/**
+ * What counting at `now` in windows of these lengths sends and how its answer is read: the windows and
+ * their 1s as array literals (text: a JS array needs the pool to have read Postgres's array types first,
+ * which a fresh pool's first statements can race, and postgres.js then sends "3600,1"), now's second,
+ * the second every window has ended by, and each window's seconds until it starts over.
+ */
+function countsNow(lengths: number[], now: Date) {
+  const nowMs = now.getTime();
+  const second = Math.floor(nowMs / 1000);
+  const seconds = lengths.map((w) => Math.max(1, Math.trunc(w)));
+  const ends = seconds.map((w) => (Math.floor(second / w) + 1) * w);
+  return {
+    seconds,
+    second,
+    windows: `{${seconds.join(",")}}`,
+    ones: `{${seconds.map(() => 1).join(",")}}`,
+    expires: Math.max(...ends),
+    resetIn: ends.map((end) => Math.max(1, Math.ceil((end * 1000 - nowMs) / 1000))),
+  };
+}
+
+/** A count of one bucket in one window, and the seconds until that window starts over. */
+export interface BucketCount {
+  seconds: number;
+  hits: number;
+  resetIn: number;
+}
+
+/**
+ * Counts one hit of `bucket` in windows of these lengths (seconds) outside an admission: the desk's
+ * guards, wrong passwords. Same row, same rules as the admission's count.
+ */
+export async function countHits(db: Db, bucket: string, lengths: number[], now: Date): Promise<BucketCount[]> {
+  const at = countsNow(lengths, now);
+  const text = countingText(at.seconds.length, { bucket: "$1::text", windows: "$2", ones: "$3", second: "$4", expires: "$5" });
+  const [row] = await db.unsafe<{ hits: number[] }[]>(
+    `with counted as (${text}) select hits from counted`,
+    [bucket, at.windows, at.ones, at.second, at.expires],
+    { prepare: true },
+  );
+  return at.seconds.map((seconds, i) => ({ seconds, hits: row.hits[i], resetIn: at.resetIn[i] }));
+}
+
+/** The bucket's counts in windows of these lengths as of `now`, without counting (0 in a window not begun). */
+export async function peekHits(db: Db, bucket: string, lengths: number[], now: Date): Promise<BucketCount[]> {
+  const at = countsNow(lengths, now);
+  const [row] = await db<{ windows: number[]; hits: number[]; counted_at: number }[]>`
+    select windows, hits, counted_at from public.rate_limit_buckets where bucket = ${bucket}`;
+  const same = row && row.windows.length === at.seconds.length && row.windows.every((w, i) => w === at.seconds[i]);
+  return at.seconds.map((seconds, i) => ({
+    seconds,
+    hits: same && Math.floor(row.counted_at / seconds) === Math.floor(at.second / seconds) ? row.hits[i] : 0,
+    resetIn: at.resetIn[i],
+  }));
+}
+
 const admissionTexts = new Map<string, string>();
 function admissionStatement(windowCount: number, touch: boolean, sweep: boolean): string {
   const form = `${windowCount} ${touch} ${sweep}`;
@@ -157,10 +226,7 @@ export async function admit(
   const addressBucket = `${input.api}:ip:${input.clientAddress}`;
   const tokenBucket = hash ? `${input.api}:key:${hash.slice(0, 24)}` : addressBucket;
   const nowMs = input.now.getTime();
-  const nowSecond = Math.floor(nowMs / 1000);
-  const seconds = input.windows.map((w) => Math.max(1, Math.trunc(w.seconds)));
-  const windowStart = (w: number) => Math.floor(nowSecond / w) * w;
-  const expiresAt = Math.max(...seconds.map((w) => windowStart(w) + w));
+  const at = countsNow(input.windows.map((w) => w.seconds), input.now);
   // rate_limit_sweep_due also tries the minute's sweep: a process asks it to once a minute, and only
   // counts otherwise (the sweep's own row would be one more write on every request)
   const minute = Math.floor(nowMs / 60_000);
@@ -169,18 +235,16 @@ export async function admit(
   const touchedAt = hash === null ? undefined : lastTouched.get(hash);
   const touchDue = hash !== null && (touchedAt === undefined || nowMs - touchedAt >= TOUCH_EVERY_MS);
   const [{ admission }] = await db.unsafe<{ admission: AdmissionRow }[]>(
-    admissionStatement(seconds.length, touchDue, sweep),
+    admissionStatement(at.seconds.length, touchDue, sweep),
     [
       hash,
       tokenBucket,
       input.unknownTokensBy === "address" && hash ? addressBucket : null,
-      // arrays sent as literals in text: a JS array needs the pool to have read Postgres's array types
-      // first, which a fresh pool's first statements can race (postgres.js then sends "3600,1")
-      `{${seconds.join(",")}}`,
+      at.windows,
       input.now,
-      nowSecond,
-      expiresAt,
-      `{${seconds.map(() => 1).join(",")}}`,
+      at.second,
+      at.expires,
+      at.ones,
     ],
     { prepare: true },
   );
@@ -189,8 +253,7 @@ export async function admit(
   const site = await siteAt(db, versions.site);
   const windows = limits.map((w, i) => {
     const count = hits[i];
-    const resetIn = Math.max(1, Math.ceil(((windowStart(seconds[i]) + seconds[i]) * 1000 - nowMs) / 1000));
-    return { ...w, hits: count, remaining: Math.max(0, w.limit - count), resetIn };
+    return { ...w, hits: count, remaining: Math.max(0, w.limit - count), resetIn: at.resetIn[i] };
   });
   if (hash !== null && id && !revoked) rememberTouch(hash, lastUsedMs, touchDue, nowMs);
   const key = id ? { id, name: name!, kind: kind!, gated: gated!, revoked: revoked! } : null;

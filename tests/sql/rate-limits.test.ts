@@ -1,21 +1,22 @@
 // Rate-limit buckets: those whose windows have all ended are swept by the first admission of each minute,
 // so the table holds about the buckets in use, whoever (or whatever made-up token) made them. The counting
 // itself is the admission statement's (tests/shared/gate.test.ts). Each case runs in a
-// transaction that is rolled back, at instants of its own long ago, so the sweeps of the requests other
-// tests make meanwhile neither see its rows nor race it.
+// transaction that is rolled back, at instants of its own, so the sweeps of the requests other tests make
+// meanwhile neither see its rows nor race it.
 import assert from "node:assert/strict";
 import { test } from "../helpers/test.ts";
 import type { Tx } from "../../shared/db.ts";
 import { as, refused, rolledBack } from "./support.ts";
 
 /**
- * A minute of its own in 2001, so no other caller has claimed that minute's sweep; never one of the last
- * two of an hour.
+ * A minute of its own decades ahead: the sweep's claim only ever moves forward, so a minute before the
+ * last one claimed (by the requests other tests make now) would never be claimed. The case's transaction
+ * is rolled back, so its claim never holds up theirs.
  */
 function minuteOfOwn(): Date {
   const hours = Math.floor(Math.random() * 8_000);
   const minutes = Math.floor(Math.random() * 58);
-  return new Date(Date.UTC(2001, 0, 1) + hours * 3_600_000 + minutes * 60_000);
+  return new Date(Date.UTC(2090, 0, 1) + hours * 3_600_000 + minutes * 60_000);
 }
 
 const epochSecond = (at: string | Date) => Math.floor(new Date(at).getTime() / 1000);

@@ -1,6 +1,7 @@
 // App passwords and protocol sessions: only hashes are kept; a token counts while its hash is here.
 import type { MemberRow } from "./people.ts";
 import type { Db } from "../../../shared/db.ts";
+import { countHits, peekHits } from "../../../shared/gate.ts";
 import type { SiteSettings } from "../../../shared/site.ts";
 
 export interface AppPasswordRow {
@@ -193,15 +194,12 @@ export async function sweepSessionsOf(db: Db, personId: string, now: Date): Prom
   return rows.length;
 }
 
-/** Wrong app passwords from one address within the hour (the window rate_limit_hit counts in). */
+/** Wrong app passwords from one address within the hour (a window of the site's rate-limit counters). */
 export async function wrongPasswordCount(db: Db, bucket: string, now: Date): Promise<number> {
-  const [row] = await db<{ hits: number }[]>`
-    select coalesce(sum(hits), 0)::int as hits from public.rate_limit_counters
-    where bucket = ${bucket} and window_seconds = 3600
-      and window_start = to_timestamp(floor(extract(epoch from ${now}::timestamptz) / 3600) * 3600)`;
-  return row.hits;
+  const [hour] = await peekHits(db, bucket, [3600], now);
+  return hour.hits;
 }
 
 export async function countWrongPassword(db: Db, bucket: string, now: Date): Promise<void> {
-  await db`select * from public.rate_limit_hit(${bucket}::text, array[3600]::int[], ${now})`;
+  await countHits(db, bucket, [3600], now);
 }

@@ -5,6 +5,8 @@ import { testHost } from "../../helpers/host.ts";
 import { createKey, hashKey, revokeKey } from "../../../shared/keys.ts";
 import { freePort } from "../../../shared/embedded.ts";
 import { serveHost } from "../../../web/host.ts";
+import { CONTENT_RATE_LIMITS } from "../../../functions/content/access.ts";
+import { fillWindow } from "../../helpers/rate-limits.ts";
 
 const host = await testHost();
 const deliveryKey = await host.key("delivery");
@@ -423,12 +425,8 @@ test("last_used_at is set by a key's first request and touched at most once a mi
 test("the hourly limit (36 000) answers 429 with the hour's reset once it is spent", async () => {
   const key = await host.key("delivery");
   const bucket = `content:key:${(await hashKey(key)).slice(0, 24)}`;
-  // this hour's window (and the next, should the clock turn over meanwhile) at one short of the limit
-  const hour = Math.floor(Date.now() / 3_600_000) * 3600;
-  for (const start of [hour, hour + 3600]) {
-    await host.ctx.sql`insert into public.rate_limit_counters (bucket, window_start, window_seconds, hits)
-      values (${bucket}, to_timestamp(${start}), 3600, 35999)`;
-  }
+  // this hour's window at one short of the limit
+  await fillWindow(host.ctx.sql, bucket, CONTENT_RATE_LIMITS, 3600, 35999);
   const last = await get(`${env}/locales`, key);
   assert.equal(last.status, 200);
   assert.equal(last.res.headers.get("x-contentful-ratelimit-hour-remaining"), "0");
@@ -448,7 +446,7 @@ test("the hourly limit (36 000) answers 429 with the hour's reset once it is spe
 test("anonymous limits count the socket's address: X-Forwarded-For counts only from proxies the host is told to trust", async () => {
   const counted = async (address: string) =>
     (await host.ctx
-      .sql`select 1 from public.rate_limit_counters where bucket = ${`content:ip:${address}`} limit 1`)
+      .sql`select 1 from public.rate_limit_buckets where bucket = ${`content:ip:${address}`} limit 1`)
       .length > 0;
   const serve = (trustedProxies: number) => {
     const port = freePort();
@@ -567,11 +565,12 @@ test("tokens that match no key spend the caller's address budget: made-up tokens
     "a burst of made-up tokens from one address is limited like that address",
   );
   const [{ count }] = await host.ctx.sql<{ count: number }[]>`
-    select count(*)::int as count from public.rate_limit_counters where bucket = any(${await Promise.all(
+    select count(*)::int as count from public.rate_limit_buckets where bucket = any(${await Promise.all(
     tokens.map(async (t) => `content:key:${(await hashKey(t)).slice(0, 24)}`),
   )}::text[])`;
   assert.equal(count, 0, "no counter is made per made-up token");
   const [{ hits }] = await host.ctx.sql<{ hits: number }[]>`
-    select max(hits)::int as hits from public.rate_limit_counters where bucket = ${`content:ip:${address}`}`;
+    select max(h)::int as hits from public.rate_limit_buckets, unnest(hits) as h
+    where bucket = ${`content:ip:${address}`}`;
   assert.ok(hits >= 100, "they count under the address");
 });

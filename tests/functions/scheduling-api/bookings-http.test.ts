@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
+import { fillWindow } from "../../helpers/rate-limits.ts";
 import { addDays, assertError, call, guestBooking, host, hostPerson, monday, person } from "./support.ts";
 
 const key = await host.key("scheduling");
@@ -620,13 +621,8 @@ test("rate limit: past the window's limit a request is 429 with Retry-After, in 
   const { hashKey } = await import("../../../shared/keys.ts");
   const { SCHEDULING_RATE_LIMITS } = await import("../../../functions/scheduling-api/access.ts");
   const bucket = `scheduling:key:${(await hashKey(own)).slice(0, 24)}`;
-  const limit = SCHEDULING_RATE_LIMITS[0].limit;
-  const now = Date.now();
-  // fill this minute's window (and the next, should the clock turn over) to the limit
-  for (const w of [Math.floor(now / 60_000) * 60, Math.floor(now / 60_000) * 60 + 60]) {
-    await host.ctx.sql`insert into public.rate_limit_counters (bucket, window_start, window_seconds, hits)
-                       values (${bucket}, to_timestamp(${w}), 60, ${limit})`;
-  }
+  const [minute] = SCHEDULING_RATE_LIMITS;
+  await fillWindow(host.ctx.sql, bucket, SCHEDULING_RATE_LIMITS, minute.seconds, minute.limit);
   const r = await call("GET", "/event-types", own);
   assertError(r, 429, "TOO_MANY_REQUESTS");
   assert.ok(Number(r.headers.get("retry-after")) >= 1);
