@@ -248,13 +248,18 @@ export class Firehose {
     return new Promise((resolve) => this.waiters.add(resolve));
   }
 
-  private async framesAfter(after: number): Promise<Framed[]> {
+  /**
+   * The frames after `after`: from the ring when it holds them, answered at once (every subscriber asks
+   * after every event, fifty of them a commit, so the common case makes no promise and waits for none),
+   * else read from the table.
+   */
+  private framesAfter(after: number): Framed[] | Promise<Framed[]> {
     if (after >= this.ringFrom) {
       // every subscriber asks after every load: a search, not a pass over the whole ring each time
       const from = firstAfter(this.ring, after);
       return this.ring.slice(from, from + PAGE);
     }
-    return (await eventsAfter(this.ctx.sql, after, PAGE)).map(frameOf);
+    return eventsAfter(this.ctx.sql, after, PAGE).then((events) => events.map(frameOf));
   }
 
   /** The latest number in the stream (FutureCursor is a cursor beyond it). */
@@ -299,7 +304,8 @@ export class Firehose {
       let saved = Date.now();
       while (open) {
         const waiting = this.next();
-        const frames = await this.framesAfter(last);
+        const found = this.framesAfter(last);
+        const frames = Array.isArray(found) ? found : await found;
         for (const { seq, frame } of frames) {
           if (!open) break;
           if (socket.bufferedAmount > this.maxBuffered) {
