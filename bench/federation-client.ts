@@ -46,9 +46,8 @@ async function run(plan: FederationPlan): Promise<FederationOutcome> {
   const started = new Map<string, number>(); // op path → when its write was sent
   // The consumer decodes every #commit frame; the subscribers only note when each arrives (its header
   // read, the body left alone: fifty full decodes a commit took a tenth of the two cores the server
-  // shares). The stream is in one order for all, so a subscriber's n-th #commit from the end is the
-  // consumer's n-th from the end (the suffixes agree once all have caught up; a subscriber that
-  // connected later only misses frames from before the bench's first write).
+  // shares). The stream is in one order for all, so a subscriber's last #commit frames are the
+  // consumer's last ones.
   const order: (string | undefined)[] = []; // each #commit the consumer saw: its op path, if the bench wrote it
   const arrivals: number[][] = [];
   const sockets: WebSocket[] = [];
@@ -92,6 +91,9 @@ async function run(plan: FederationPlan): Promise<FederationOutcome> {
         allVerified();
       });
     });
+    // the consumer's count of #commit frames when each subscriber was live: how many frames it may miss
+    // at most (no write of the bench's is sent until all are live)
+    const firstSeen = new Map<number[], number>();
     for (let i = 0; i < plan.subscribers; i++) {
       const arrived: number[] = [];
       arrivals.push(arrived);
@@ -99,21 +101,31 @@ async function run(plan: FederationPlan): Promise<FederationOutcome> {
         const header = decodeAll(bytes).next().value as { t?: string };
         if (header.t === "#commit") arrived.push(performance.now());
       });
+      firstSeen.set(arrived, order.length);
     }
     /** Each subscriber's delivery time of every frame of these writes (paths), once all have arrived. */
     const deliveredOf = async (paths: Set<string>, waitMs: number) => {
+      // Once no frame is still arriving, every stream ends at the same frame, so a subscriber's frames are
+      // the consumer's last ones. A subscriber short by more than the frames the consumer had before it
+      // joined (give or take one then in flight) would be matched to the wrong writes: that fails the run.
+      const sizes = () => [order.length, ...arrivals.map((a) => a.length)].join();
       const deadline = performance.now() + waitMs;
-      while (arrivals.some((a) => a.length < order.length) && performance.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
+      let last = "";
+      while (performance.now() < deadline) {
+        const now = sizes();
+        if (now === last && arrivals.every((a) => a.length <= order.length)) break;
+        last = now;
+        await new Promise((r) => setTimeout(r, 100));
       }
       const times: number[] = [];
       for (const arrived of arrivals) {
-        const offset = order.length - arrived.length; // frames before this subscriber connected
-        for (let k = Math.max(0, offset); k < order.length; k++) {
-          const path = order[k];
-          if (path !== undefined && paths.has(path) && k - offset < arrived.length) {
-            times.push(arrived[k - offset] - started.get(path)!);
-          }
+        const offset = order.length - arrived.length; // the consumer's frames from before this subscriber
+        if (offset < 0 || offset > firstSeen.get(arrived)! + 1) {
+          throw new Error(`a subscriber's #commit frames and the consumer's disagree (${arrived.length} against ${order.length})`);
+        }
+        for (const [i, at] of arrived.entries()) {
+          const path = order[offset + i];
+          if (path !== undefined && paths.has(path)) times.push(at - started.get(path)!);
         }
       }
       return times;
