@@ -102,6 +102,24 @@ test("notifications are the recipient's alone", () =>
     assert.equal(theirs.length, 0);
   }));
 
+test("a reply or a quote notifies the author of the post it answers or quotes; a plain post nobody", () =>
+  rolledBack(async (tx) => {
+    const a = await person(tx), b = await person(tx), c = await person(tx);
+    const p = await post(tx, a), q = await post(tx, c);
+    await post(tx, b);
+    const reasons = async (who: { sub: string }) =>
+      (await tx`select reason, actor_id from public.community_notifications where recipient_id = ${who.sub} order by id`)
+        .map((r) => `${r.reason} by ${r.actor_id === b.sub ? "b" : r.actor_id}`);
+    assert.deepEqual(await reasons(a), []);
+    await post(tx, b, { reply: p });
+    await post(tx, b, { quote: q });
+    assert.deepEqual(await reasons(a), ["reply by b"]);
+    assert.deepEqual(await reasons(c), ["quote by b"]);
+    // answering one's own post tells nobody
+    await post(tx, a, { reply: p });
+    assert.deepEqual(await reasons(a), ["reply by b"]);
+  }));
+
 test("mutes are private: a member reads, makes and removes their own only", () =>
   rolledBack(async (tx) => {
     const a = await person(tx), b = await person(tx), c = await person(tx);
