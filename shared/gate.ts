@@ -5,7 +5,7 @@
 import type { Db } from "./db.ts";
 import { bearerToken } from "./http.ts";
 import { hashKey, type KeyKind } from "./keys.ts";
-import { readSiteSettings, type SiteSettings } from "./site.ts";
+import type { SiteSettings } from "./site.ts";
 
 export interface RateWindow {
   seconds: number;
@@ -269,16 +269,18 @@ export async function admit(
 
 /**
  * The site settings as of the `site` version the admission saw, read again only when that version
- * moved since this process last read them (null while the site has not been imported). Settings read
- * after the admission may be newer than its version; kept under it, they are only read once more.
+ * moved since this process last read them (null while the site has not been imported).
  */
 async function siteAt(db: Db, version: number | undefined): Promise<SiteSettings | null> {
   const known = knownSites.get(db);
   if (known && known.version === version) return known.site;
-  const site = await readSiteSettings(db);
-  if (!site || version === undefined) return site ?? null;
-  knownSites.set(db, { version, site });
-  return site;
+  const [row] = await db<{ site: SiteSettings; version: number }[]>`
+    select row_to_json(s) as site, (select version from public.answer_versions where scope = 'site') as version
+    from (select name, slug, domain, mode, modules, locales, config, updated_at from public.site_settings) s`;
+  if (!row) return null;
+  // a bigint: a pool without shared/db.ts's parser hands it over as text
+  knownSites.set(db, { version: Number(row.version), site: row.site });
+  return row.site;
 }
 
 /** What the admission just read or wrote of a key's last_used_at, for lastTouched. */
