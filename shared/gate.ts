@@ -269,7 +269,9 @@ export async function admit(
 
 /**
  * The site settings as of the `site` version the admission saw, read again only when that version
- * moved since this process last read them (null while the site has not been imported).
+ * moved since this process last read them (null while the site has not been imported). As JSON, not
+ * through readSiteSettings: the driver would hand updated_at over as a Date, whose text (the scheduling
+ * catalogue's stamp) drops the milliseconds that tell two changes within a second apart.
  */
 async function siteAt(db: Db, version: number | undefined): Promise<SiteSettings | null> {
   const known = knownSites.get(db);
