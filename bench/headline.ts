@@ -30,6 +30,8 @@ interface Result {
 }
 interface Report {
   generated_at: string;
+  /** the database of the full run that wrote the file (an entry without its own was measured on it) */
+  database?: string;
   machine?: { cores: number; processor?: string; deno: string };
   databases?: Record<string, { postgres: string; pglite?: string }>;
   results: Result[];
@@ -48,6 +50,135 @@ out.push(
     `${machine?.processor ? ` (${machine.processor})` : ""}, Deno ${machine?.deno ?? "?"}; ${databases.join(", ")}.`,
   "",
 );
+
+// ---- the performance issue's goals, each as measured on each database that measured it ----
+// deno-lint-ignore no-explicit-any
+type Entry = Result & Record<string, any>;
+interface Goal {
+  goal: string;
+  /** the entries this goal reads: one per database that measured it */
+  entries: (r: Entry) => boolean;
+  measured: (r: Entry) => string;
+  met: (r: Entry) => boolean;
+  target: string;
+}
+const x = (n: number, digits = 2) => `${n.toFixed(digits)}×`;
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+const named = (prefix: string) => (r: Entry) => r.name === prefix || r.name.startsWith(`${prefix} `);
+const GOALS: Goal[] = [
+  {
+    goal: "one entry vs its primary-key SQL floor (kept answer)",
+    entries: (r) => r.name === "delivery entries/<id>",
+    measured: (r) =>
+      `${x(r.ratio!)} (${ms(r.api_ms)} vs ${ms(r.floor_ms)})` +
+      (r.bare_http_floor_ratio ? `; a bare handler running only the floor: ${x(r.bare_http_floor_ratio)}` : ""),
+    met: (r) => r.ratio! <= 3,
+    target: "≤ 3×",
+  },
+  {
+    goal: "GraphQL collection vs REST, the same data, answers built",
+    entries: named("graphql collection (limit 100, links two levels deep) vs REST"),
+    measured: (r) => `${x(r.ratio!)} (${ms(r.graphql_ms)} vs ${ms(r.rest_ms)})`,
+    met: (r) => r.ratio! <= 1.2,
+    target: "≤ 1.2×",
+  },
+  {
+    goal: "storefront products(first: 250), 1,000 products × 5 variants, vs SQL floor",
+    entries: (r) => r.name === "storefront products(first: 250) with variants(first: 50) and collections(first: 10)",
+    measured: (r) => `built ${x(r.ratio!)} (${ms(r.api_ms)} vs ${ms(r.floor_ms)})`,
+    met: (r) => r.ratio! <= 2,
+    target: "≤ 2×",
+  },
+  {
+    goal: "slots, 31 days, 3-host round robin, 500 bookings, vs SQL floor",
+    entries: named("scheduling slots (31-day range, 3-host round robin, 500 bookings)"),
+    measured: (r) => `kept ${x(r.ratio!)} (${ms(r.api_ms)}), data read each time ${x(r.ratio_built)} (${ms(r.api_built_ms)}) vs ${ms(r.floor_ms)}`,
+    met: (r) => r.ratio! <= 2 && r.ratio_built <= 2,
+    target: "≤ 2×",
+  },
+  {
+    goal: "content list and one entry at 16 connections vs Directus",
+    entries: named("peers: content list"),
+    measured: (r) =>
+      `list ${x(r.content_list.throughput_ratio, 1)} req/s, p99 ${x(r.content_list.p99_ratio)}; ` +
+      `one entry ${x(r.one_entry.throughput_ratio, 1)} req/s, p99 ${x(r.one_entry.p99_ratio)}`,
+    met: (r) =>
+      r.content_list.throughput_ratio >= 5 && r.content_list.p99_ratio < 1 &&
+      r.one_entry.throughput_ratio >= 5 && r.one_entry.p99_ratio < 1,
+    target: "≥ 5×, lower p99",
+  },
+  {
+    goal: "store products at 16 connections vs Vendure",
+    entries: named("peers: store products"),
+    measured: (r) => `${x(r.store_products.throughput_ratio, 1)} req/s, p99 ${x(r.store_products.p99_ratio)}`,
+    met: (r) => r.store_products.throughput_ratio >= 10 && r.store_products.p99_ratio < 1,
+    target: "≥ 10×, lower p99",
+  },
+  {
+    goal: "12 MP JPEG → 800 wide WebP: cold vs sharp; cached vs cold",
+    entries: named("images: 12 MP JPEG"),
+    measured: (r) =>
+      `${x(r.ratios.door_cold_vs_sharp)} (${ms(r.sitewire.door_cold_ms)} vs ${ms(r.sharp.ms)}); cached ${
+        x(r.ratios.cold_vs_cached, 0)
+      } faster`,
+    met: (r) => r.ratios.door_cold_vs_sharp <= 3 && r.ratios.cold_vs_cached >= 50,
+    target: "≤ 3×; ≥ 50×",
+  },
+  {
+    goal: "webhooks: commit → delivered p95; four dispatchers",
+    entries: named("webhooks:"),
+    measured: (r) =>
+      `p95 ${ms(r.latency_p95_ms)}; ${r.deliveries_per_second.toFixed(0)} a second, ${r.lost} lost, ${r.doubled} doubled`,
+    met: (r) => r.latency_p95_ms <= 50 && r.lost === 0 && r.doubled === 0,
+    target: "≤ 50 ms; none lost or doubled",
+  },
+  {
+    goal: "protocol createRecord c1 / c16 and getTimeline, getAuthorFeed p95 vs the reference PDS and app view",
+    entries: named("network (AT Protocol) vs reference"),
+    measured: (r) =>
+      `${x(r.ratios.create_throughput_c1, 1)} / ${x(r.ratios.create_throughput_c16, 1)}; ` +
+      `${x(r.ratios.timeline_p95)} / ${x(r.ratios.author_feed_p95)}`,
+    met: (r) =>
+      r.ratios.create_throughput_c1 >= 2 && r.ratios.create_throughput_c16 >= 2 &&
+      r.ratios.timeline_p95 <= 0.5 && r.ratios.author_feed_p95 <= 0.5,
+    target: "≥ 2×; ≤ 0.5×",
+  },
+  {
+    goal: "federation: commits to a verifying consumer vs the reference's createRecord at 16 writers; frame p95 at 50 a second",
+    entries: named("federation:"),
+    measured: (r) =>
+      `${x(r.ratio_to_reference_create)} (${r.commits_per_second_verified.toFixed(0)} vs ${
+        r.reference_create_per_second_c16.toFixed(0)
+      } a second); p95 ${ms(r.paced_frame_delivery_p95_ms)}`,
+    met: (r) => r.ratio_to_reference_create >= 2 && r.paced_frame_delivery_p95_ms <= 50,
+    target: "≥ 2×; ≤ 50 ms",
+  },
+  {
+    goal: "the embedded default (`task dev`) resident size after the load",
+    entries: named("embedded default (task dev): resident size"),
+    measured: (r) => `${r.rss_after_mb} MB (ready ${r.rss_ready_mb}, peak ${r.rss_peak_mb})`,
+    met: (r) => r.rss_after_mb <= r.goal_rss_mb,
+    target: "≤ 300 MB",
+  },
+  {
+    goal: "support: an agent's line committed → shown in the widget, p95",
+    entries: named("support: agent line"),
+    measured: (r) => `${r.p95_ms} ms`,
+    met: (r) => r.p95_ms <= r.goal_p95_ms,
+    target: "≤ 100 ms",
+  },
+];
+const goalRows = GOALS.flatMap((g) =>
+  report.results.filter((r) => g.entries(r as Entry)).map((r) => {
+    const entry = r as Entry;
+    const met = g.met(entry);
+    return `| ${g.goal} | ${entry.database ?? report.database ?? "—"} | ${g.measured(entry)} | ${g.target} | ${met ? "met" : "**not met**"} |`;
+  })
+);
+if (goalRows.length) {
+  out.push("The performance goals as this run measured them (the scale ladders are in their own table below)", "");
+  out.push("| goal | database | measured | target | |", "|---|---|---|---|---|", ...goalRows, "");
+}
 
 // ---- under load ----
 const load = report.results.filter((r) => r.name.startsWith("load (") && r.levels?.length);
