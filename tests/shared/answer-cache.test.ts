@@ -67,74 +67,61 @@ test("a bump's notification drops the older answers of its scope on a listening 
   }
 });
 
-async function versions(tx: Tx): Promise<Record<string, number>> {
-  const rows = await tx<
-    { scope: string; version: number }[]
-  >`select scope, version from public.answer_versions`;
-  return Object.fromEntries(rows.map((r) => [r.scope, r.version]));
+/**
+ * The scopes a change bumps when its transaction commits (content's and the site's versions are bumped
+ * then, once each: migrations/20261126008700_content_answer_versions_at_commit.sql): the change runs in a
+ * transaction of its own whose commit events are fired and which is then rolled back. Read from what the
+ * transaction itself bumped, so other tests' commits meanwhile do not count.
+ */
+async function bumpedBy(change: (tx: Tx) => Promise<unknown>): Promise<string[]> {
+  let scopes: string[] = [];
+  await rolledBack(async (tx) => {
+    await change(tx);
+    await tx`set constraints all immediate`;
+    const rows = await tx<{ scope: string }[]>`
+      select scope from public.answer_versions
+      where current_setting('sitewire.answer_bumped_' || md5(scope), true) = 'on' order by scope`;
+    scopes = rows.map((r) => r.scope);
+  });
+  return scopes;
 }
 
-async function bumped(tx: Tx, change: () => Promise<unknown>): Promise<string[]> {
-  const before = await versions(tx);
-  await change();
-  const after = await versions(tx);
-  return Object.keys(after).filter((scope) => after[scope] !== before[scope]).sort();
-}
-
-test("which changes bump which versions: drafts Preview only, published rows both, assets, types and the site", () =>
-  rolledBack(async (tx) => {
-    const [draft] = await tx<
-      { id: string }[]
-    >`select id from public.content_entries where stage = 'preview' limit 1`;
-    assert.deepEqual(
-      await bumped(
-        tx,
-        () =>
-          tx`update public.content_entries set revision = revision + 1 where stage = 'preview' and id = ${draft.id}`,
-      ),
-      ["content:preview"],
-    );
-    assert.deepEqual(
-      await bumped(
-        tx,
-        () =>
-          tx`update public.content_entries set revision = revision + 1 where stage = 'published' and id = ${draft.id}`,
-      ),
-      ["content:preview", "content:published"],
-    );
-    assert.deepEqual(
-      await bumped(tx, () => tx`update public.content_entries set revision = revision where false`),
-      [],
-      "a statement that changed no row bumps nothing",
-    );
-    assert.deepEqual(
-      await bumped(
-        tx,
-        () => tx`delete from public.content_entries where stage = 'published' and id = ${draft.id}`,
-      ),
-      ["content:preview", "content:published"],
-    );
-    assert.deepEqual(
-      await bumped(
-        tx,
-        () =>
-          tx`update public.content_assets set revision = revision + 1 where id = (select id from public.content_assets limit 1)`,
-      ),
-      ["content:preview", "content:published"],
-    );
-    assert.deepEqual(
-      await bumped(
-        tx,
-        () =>
-          tx`update public.content_models set revision = revision + 1 where id = (select id from public.content_models limit 1)`,
-      ),
-      ["content:preview", "content:published"],
-    );
-    assert.deepEqual(
-      await bumped(tx, () => tx`update public.site_settings set updated_at = updated_at`),
-      ["content:preview", "content:published", "site"],
-    );
-  }));
+test("which changes bump which versions: drafts Preview only, published rows both, assets, types and the site", async () => {
+  const [draft] = await testSql()<{ id: string }[]>`select id from public.content_entries where stage = 'preview' limit 1`;
+  assert.deepEqual(
+    await bumpedBy((tx) => tx`update public.content_entries set revision = revision + 1 where stage = 'preview' and id = ${draft.id}`),
+    ["content:preview"],
+  );
+  assert.deepEqual(
+    await bumpedBy((tx) => tx`update public.content_entries set revision = revision + 1 where stage = 'published' and id = ${draft.id}`),
+    ["content:preview", "content:published"],
+  );
+  assert.deepEqual(
+    await bumpedBy((tx) => tx`update public.content_entries set revision = revision where false`),
+    [],
+    "a statement that changed no row bumps nothing",
+  );
+  assert.deepEqual(
+    await bumpedBy((tx) => tx`delete from public.content_entries where stage = 'published' and id = ${draft.id}`),
+    ["content:preview", "content:published"],
+  );
+  assert.deepEqual(
+    await bumpedBy((tx) =>
+      tx`update public.content_assets set revision = revision + 1 where id = (select id from public.content_assets limit 1)`
+    ),
+    ["content:preview", "content:published"],
+  );
+  assert.deepEqual(
+    await bumpedBy((tx) =>
+      tx`update public.content_models set revision = revision + 1 where id = (select id from public.content_models limit 1)`
+    ),
+    ["content:preview", "content:published"],
+  );
+  assert.deepEqual(
+    await bumpedBy((tx) => tx`update public.site_settings set updated_at = updated_at`),
+    ["content:preview", "content:published", "site"],
+  );
+});
 
 test("only the service role reads or bumps answer versions", () =>
   rolledBack(async (tx) => {
