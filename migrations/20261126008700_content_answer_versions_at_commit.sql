@@ -58,20 +58,12 @@ begin
 end
 $$;
 
--- Assets, content types: both stages serve them.
-create or replace function public.content_versions_at_commit() returns trigger
+-- Assets, content types (both stages serve them) and the site settings (every answer depends on them):
+-- the scopes are the trigger's arguments.
+create or replace function public.answer_versions_at_commit() returns trigger
 language plpgsql security definer set search_path = public as $$
 begin
-  perform public.bump_answer_versions_once(array['content:preview', 'content:published']);
-  return null;
-end
-$$;
-
--- The site settings (name, locales, modes, configuration): every answer depends on them.
-create or replace function public.site_versions_at_commit() returns trigger
-language plpgsql security definer set search_path = public as $$
-begin
-  perform public.bump_answer_versions_once(array['content:preview', 'content:published', 'site']);
+  perform public.bump_answer_versions_once(tg_argv);
   return null;
 end
 $$;
@@ -97,16 +89,18 @@ create constraint trigger content_entries_answer_versions
   deferrable initially deferred for each row execute function public.content_entries_versions_at_commit();
 create constraint trigger content_assets_answer_versions
   after insert or update or delete on public.content_assets
-  deferrable initially deferred for each row execute function public.content_versions_at_commit();
+  deferrable initially deferred for each row
+  execute function public.answer_versions_at_commit('content:preview', 'content:published');
 create constraint trigger content_models_answer_versions
   after insert or update or delete on public.content_models
-  deferrable initially deferred for each row execute function public.content_versions_at_commit();
+  deferrable initially deferred for each row
+  execute function public.answer_versions_at_commit('content:preview', 'content:published');
 create constraint trigger site_settings_answer_versions
   after insert or update or delete on public.site_settings
-  deferrable initially deferred for each row execute function public.site_versions_at_commit();
+  deferrable initially deferred for each row
+  execute function public.answer_versions_at_commit('content:preview', 'content:published', 'site');
 
 -- the trigger functions act as their owner; nobody calls them directly
 revoke execute on function public.bump_answer_versions_once(text[]) from public, anon, authenticated;
 revoke execute on function public.content_entries_versions_at_commit() from public, anon, authenticated;
-revoke execute on function public.content_versions_at_commit() from public, anon, authenticated;
-revoke execute on function public.site_versions_at_commit() from public, anon, authenticated;
+revoke execute on function public.answer_versions_at_commit() from public, anon, authenticated;

@@ -10,6 +10,17 @@ export function testDatabaseUrl(): string {
 }
 
 let shared: Sql | undefined;
+let onServer: Promise<boolean> | undefined;
+
+/**
+ * Whether the suite runs on a PostgreSQL server rather than the embedded PGlite, which runs one
+ * transaction at a time: tests whose transactions must truly overlap run only on a server.
+ */
+export function onRealServer(): Promise<boolean> {
+  onServer ??= testSql()<{ version: string }[]>`select version()`
+    .then(([{ version }]) => !/PGlite|emscripten|wasm/i.test(version));
+  return onServer;
+}
 
 /** One pool per test file; tests should not end it (the runner's process exit does). */
 export function testSql(): Sql {
@@ -39,8 +50,7 @@ export async function privateDatabase(): Promise<Sql> {
 export async function emptyDatabase(
   prefix: string,
 ): Promise<{ url: string; onServer: boolean; drop(): Promise<void> }> {
-  const [{ version }] = await testSql()<{ version: string }[]>`select version()`;
-  if (version.includes("PGlite")) {
+  if (!await onRealServer()) {
     const pg = await startEmbeddedPostgres();
     return { url: pg.url, onServer: false, drop: () => pg.stop() };
   }

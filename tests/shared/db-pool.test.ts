@@ -1,11 +1,10 @@
 // The pool gives connections back: after a burst, the connections it opened close once idle, so a
 // deployment holds what its load needs rather than its maximum (a server's connection limit is shared).
 import assert from "node:assert/strict";
-import { testDatabaseUrl, testSql } from "../helpers/db.ts";
+import { onRealServer, testDatabaseUrl, testSql } from "../helpers/db.ts";
 import { connect } from "../../shared/db.ts";
 
-const [{ version }] = await testSql()<{ version: string }[]>`select version()`;
-const realServer = !/emscripten|wasm/i.test(version);
+const realServer = await onRealServer();
 
 Deno.test({
   name: "a burst's connections close once idle (real server)",

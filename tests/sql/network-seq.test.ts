@@ -6,13 +6,12 @@
 // notifications cross connections; PGlite serves one session at a time, so there those parts are skipped.
 import assert from "node:assert/strict";
 import { test } from "../helpers/test.ts";
-import { emptyDatabase, testSql } from "../helpers/db.ts";
+import { emptyDatabase, onRealServer } from "../helpers/db.ts";
 import { connect, type Sql, type Tx } from "../../shared/db.ts";
 import { migrate } from "../../shared/migrate.ts";
 import { makePeople } from "./support.ts";
 
-const [{ version }] = await testSql()<{ version: string }[]>`select version()`;
-const realServer = !version.includes("PGlite");
+const realServer = await onRealServer();
 
 /** A migrated database of this file's own: the stream of the shared test database belongs to others. */
 async function ownDatabase(): Promise<{ sql: Sql; drop(): Promise<void> }> {

@@ -3,12 +3,11 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 import { testHost } from "../../helpers/host.ts";
-import { testSql } from "../../helpers/db.ts";
+import { onRealServer, testSql } from "../../helpers/db.ts";
 
 const host = await testHost();
 const sql = testSql();
-const [{ version: serverVersion }] = await sql<{ version: string }[]>`select version()`;
-const onServer = !/emscripten|wasm/i.test(serverVersion);
+const onServer = await onRealServer();
 const key = await host.key("delivery");
 const env = `${host.baseUrl}/api/content/spaces/${host.space}/environments/master`;
 

@@ -7,15 +7,14 @@ import assert from "node:assert/strict";
 import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
 import { bookingTransaction } from "../../../functions/scheduling-api/domain/bookings.ts";
 import { connect } from "../../../shared/db.ts";
-import { testDatabaseUrl } from "../../helpers/db.ts";
+import { onRealServer, testDatabaseUrl } from "../../helpers/db.ts";
 import { LOCAL_WEBHOOK_SECRET } from "../../../shared/payments/local.ts";
 import { signPayload } from "../../../shared/payments/signature.ts";
 import { addDays, assertError, call, guestBooking, host, monday, person } from "./support.ts";
 
 const key = await host.key("scheduling");
 const at = (week: number, day: number, utc: string) => `${addDays(monday(week), day)}T${utc}:00.000Z`;
-const [{ version }] = await host.ctx.sql<{ version: string }[]>`select version()`;
-const realServer = !/emscripten|wasm/i.test(version);
+const realServer = await onRealServer();
 
 Deno.test({
   name: "concurrent creates at one slot: exactly one 201, the rest 409 taken",

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "../../helpers/test.ts";
 
-import { testDatabaseUrl } from "../../helpers/db.ts";
+import { onRealServer, testDatabaseUrl } from "../../helpers/db.ts";
 import { serveTestHost } from "../../helpers/host.ts";
 import { HELD_SCOPE } from "../../../functions/scheduling-api/access.ts";
 import { fnv31 } from "../../../functions/scheduling-api/domain/hosts.ts";
@@ -14,8 +14,7 @@ import { addDays, call, guestBooking, host, monday } from "./support.ts";
 
 const key = await host.key("scheduling");
 const sql = host.ctx.sql;
-const [{ version: serverVersion }] = await sql<{ version: string }[]>`select version()`;
-const realServer = !/emscripten|wasm/i.test(serverVersion);
+const realServer = await onRealServer();
 // Ada hosts the intro call 09:00-17:00 Europe/Berlin: 08:00Z in winter
 const at = (week: number, day: number, utc: string) => `${addDays(monday(week), day)}T${utc}:00.000Z`;
 
